@@ -169,8 +169,14 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** A piece of already-serialized output waiting on the work stack of {@link canonical}. */
 class Text {
-  constructor(readonly text: string) {}
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
 }
+
+const COMMA = new Text(',')
+const EMPTY = new Text('')
 
 /**
  * The canonical form of an argument value: object keys sorted deeply in
@@ -188,7 +194,7 @@ function canonical(value: unknown): string {
     } else if (Array.isArray(item)) {
       out += '['
       work.push(new Text(']'))
-      for (let i = item.length - 1; i >= 0; i--) work.push(item[i], new Text(i > 0 ? ',' : ''))
+      for (let i = item.length - 1; i >= 0; i--) work.push(item[i], i > 0 ? COMMA : EMPTY)
     } else {
       out += '{'
       work.push(new Text('}'))

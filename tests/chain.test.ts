@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { gentleReminder } from '../src/index.ts'
+import { harness, injected, type Injected } from './support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+
+const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
+
+describe('chain key', () => {
+  it('object keys in any order, at any depth, are the same arguments', async () => {
+    const agent = await run([
+      call('grep', { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } }),
+      call('grep', { opts: { b: [1, { d: 3, c: 2 }], a: 1 }, path: 'src', pattern: 'x' }),
+      call('grep', { path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] }, pattern: 'x' }),
+    ])
+    expect(afterCalls(agent)).toEqual([3])
+  })
+
+  it('arguments that differ in one leaf are different calls', async () => {
+    const agent = await run([
+      call('grep', { pattern: 'x', path: { deep: ['src', 1] } }),
+      call('grep', { pattern: 'x', path: { deep: ['src', 2] } }),
+      call('grep', { pattern: 'x', path: { deep: ['src', 1] } }),
+    ])
+    expect(afterCalls(agent)).toEqual([])
+  })
+
+  it.each([
+    ['a string and a number', { n: '1' }, { n: 1 }],
+    ['an array and an object', { n: [] }, { n: {} }],
+    ['null and a missing key', { n: null }, {}],
+    ['false and 0', { n: false }, { n: 0 }],
+    ['arrays in another order', { n: [1, 2] }, { n: [2, 1] }],
+    ['an array with one more element', { n: [1, 2] }, { n: [1, 2, 3] }],
+    ['an object with one more key', { n: { a: 1 } }, { n: { a: 1, b: 1 } }],
+    ['objects with other key names', { n: { a: 1 } }, { n: { b: 1 } }],
+    ['an array and an object with index keys', { n: ['a'] }, { n: { 0: 'a' } }],
+    ['a malformed raw string and an object', '{"pattern":"x"', { pattern: 'x' }],
+  ])('%s are never the same', async (_label, first, second) => {
+    const agent = await run([call('grep', first), call('grep', second), call('grep', first)], [2])
+    expect(afterCalls(agent)).toEqual([])
+  })
+
+  it('malformed JSON arguments are compared as their raw string', async () => {
+    const agent = await run([call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"')])
+    expect(afterCalls(agent)).toEqual([3])
+  })
+
+  it('two malformed strings that differ are different calls', async () => {
+    const agent = await run([call('grep', '{"pattern": "x"'), call('grep', '{"pattern":"x"'), call('grep', '{"pattern": "x"')], [2])
+    expect(afterCalls(agent)).toEqual([])
+  })
+
+  it('the same arguments under another tool name are a different call', async () => {
+    const args = { path: 'a' }
+    const agent = await run([call('read_file', args), call('grep', args), call('read_file', args)], [2])
+    expect(afterCalls(agent)).toEqual([])
+  })
+})
+
+describe('counting', () => {
+  it('a tracked call equal to the previous one adds one to the run', async () => {
+    const agent = await run([GREP_X, GREP_X, GREP_X].map(turn))
+    expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 3')])
+  })
+
+  it('any other tracked call starts a new run at 1', async () => {
+    const agent = await run([GREP_X, GREP_X, { name: 'read_file', args: { path: 'a' } }, GREP_X, GREP_X, GREP_X].map(turn))
+    expect(afterCalls(agent)).toEqual([6])
+  })
+
+  it('calls in one model response count one after the other', async () => {
+    const agent = await run([{ calls: [GREP_X, GREP_X, GREP_X] }])
+    expect(afterCalls(agent)).toEqual([3])
+  })
+})
+
+describe('untracked calls are transparent', () => {
+  it('an excluded call between two equal calls neither counts nor resets', async () => {
+    const todo = { name: 'todo_write', args: { todos: ['a'] } }
+    const agent = await run([GREP_X, todo, GREP_X].map(turn), [2], { exclude: ['todo_write'] })
+    expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 2')])
+  })
+
+  it('excluded calls never get a reminder, however often they repeat', async () => {
+    const todo = { name: 'todo_write', args: { todos: ['a'] } }
+    const agent = await run([todo, todo, todo, todo].map(turn), [2], { exclude: ['todo_*'] })
+    expect(afterCalls(agent)).toEqual([])
+  })
+
+  it('include tracks only the tools it names', async () => {
+    const read = { name: 'read_file', args: { path: 'a' } }
+    const agent = await run([read, read, GREP_X, GREP_X].map(turn), [2], { include: ['grep'] })
+    expect(injected(agent).map((r) => r.source)).toEqual([source('grep × 2')])
+  })
+
+  it('exclude wins over include', async () => {
+    const agent = await run([GREP_X, GREP_X].map(turn), [2], { include: ['gr*'], exclude: ['grep'] })
+    expect(afterCalls(agent)).toEqual([])
+  })
+
+  it.each([
+    ['*', 'read_file', true],
+    ['read_*', 'read_file', true],
+    ['*_file', 'read_file', true],
+    ['r*d*e', 'read_file', true],
+    ['read*file', 'read_file', true],
+    ['re**le', 'read_file', true],
+    ['*read_file*', 'read_file', true],
+    ['read', 'read_file', false],
+    ['ead_file', 'read_file', false],
+    ['read_fil', 'read_file', false],
+    ['*x*', 'read_file', false],
+    ['read_file*e', 'read_file', false],
+    ['r*d*d*e', 'read_file', false],
+    ['pr.be', 'probe', false],
+    ['pr.be', 'pr.be', true],
+    ['p[r]obe', 'probe', false],
+    ['probe?', 'probe1', false],
+  ])('pattern %j matching %j is %s (whole name, only * is special)', async (pattern, tool, hit) => {
+    const agent = await run([{ name: tool, args: {} }, { name: tool, args: {} }].map(turn), [2], { include: [pattern] })
+    expect(afterCalls(agent)).toEqual(hit ? [2] : [])
+  })
+
+  it('a pattern that matches no registered tool is valid', async () => {
+    const agent = await run([GREP_X, GREP_X].map(turn), [2], { exclude: ['mcp_*'] })
+    expect(afterCalls(agent)).toEqual([2])
+  })
+
+  it('matching is linear: pathological patterns against a 100,000-character name finish', async () => {
+    const tool = 'a'.repeat(100_000)
+    const hit = `*${'a*'.repeat(2_000)}`
+    const miss = `${'a*'.repeat(2_000)}${'a'.repeat(50_000)}b*a`
+    const agent = await run([{ name: tool, args: {} }, { name: tool, args: {} }].map(turn), [2], { include: [hit], exclude: [miss] })
+    expect(afterCalls(agent)).toEqual([2])
+  })
+})
+
+function call(name: string, args: unknown): ScriptedTurn {
+  return { calls: [{ name, args }] }
+}
+
+function turn(scripted: ScriptedCall): ScriptedTurn {
+  return { calls: [scripted] }
+}
+
+async function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unknown> = {}) {
+  const h = await harness(turns, { thresholds, ...config })
+  const { agent } = await h.agent()
+  await h.prompt(agent)
+  return agent
+}
+
+function afterCalls(agent: Parameters<typeof injected>[0]): number[] {
+  return injected(agent).map((r) => r.afterCall)
+}
+
+function source(summary: string) {
+  return { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }
+}
+
+function reminder(afterCall: number, text: string, summary: string): Injected {
+  return { afterCall, text, source: source(summary) as Injected['source'] }
+}

@@ -1,0 +1,119 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import Loader from '@deepseek-ai/cordis-plugin-loader'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { describe, expect, it } from 'vitest'
+import * as Reminder from '../src/index.ts'
+import { PACKAGE_NAME } from '../src/invariant.ts'
+import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
+import { repeat, ScriptedModel } from './support/model.ts'
+
+const GREP_X = { name: 'grep', args: { pattern: 'x' } }
+
+describe('config', () => {
+  it('defaults: thresholds [3, 5, 8], a 500-character preview, every tool tracked', () => {
+    expect(Reminder.Config({})).toEqual({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [] })
+  })
+
+  it('a plugin mounted with no config at all uses the defaults', async () => {
+    const ctx = await bootHarness()
+    const fiber = await ctx.plugin(Reminder)
+    expect(fiber.config).toEqual({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [] })
+  })
+
+  it('every field has a description', () => {
+    const fields = Reminder.Config.dict ?? {}
+    expect(Object.keys(fields)).toEqual(['thresholds', 'argumentsPreviewChars', 'include', 'exclude'])
+    for (const field of Object.values(fields)) expect(field.meta.description).toMatch(/\w{3,}/)
+  })
+
+  it.each<[string, unknown, string]>([
+    ['thresholds', [], 'thresholds must be a non-empty list of integers >= 2 (got [])'],
+    ['thresholds', 'abc', 'thresholds must be a non-empty list of integers >= 2 (got "abc")'],
+    ['thresholds', 3, 'thresholds must be a non-empty list of integers >= 2 (got 3)'],
+    ['thresholds', [1.5], 'thresholds must be integers >= 2 (got 1.5)'],
+    ['thresholds', [1], 'thresholds must be integers >= 2 (got 1)'],
+    ['thresholds', [3, 0], 'thresholds must be integers >= 2 (got 0)'],
+    ['thresholds', [-4], 'thresholds must be integers >= 2 (got -4)'],
+    ['thresholds', [Infinity], 'thresholds must be integers >= 2 (got Infinity)'],
+    ['thresholds', [NaN], 'thresholds must be integers >= 2 (got NaN)'],
+    ['thresholds', ['5'], 'thresholds must be integers >= 2 (got "5")'],
+    ['thresholds', [3, 5, 3], 'thresholds must not repeat a value (got 3)'],
+    ['argumentsPreviewChars', 0, 'argumentsPreviewChars must be a positive integer (got 0)'],
+    ['argumentsPreviewChars', -1, 'argumentsPreviewChars must be a positive integer (got -1)'],
+    ['argumentsPreviewChars', 1.5, 'argumentsPreviewChars must be a positive integer (got 1.5)'],
+    ['argumentsPreviewChars', '500', 'argumentsPreviewChars must be a positive integer (got "500")'],
+    ['argumentsPreviewChars', Infinity, 'argumentsPreviewChars must be a positive integer (got Infinity)'],
+    ['include', 'grep', 'include must be a list of tool-name patterns (strings) (got "grep")'],
+    ['include', [1], 'include must be a list of tool-name patterns (strings) (got [1])'],
+    ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
+    ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
+    ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got 10)'],
+  ])('%s: %o is rejected at load', async (field, value, message) => {
+    const ctx = await bootHarness()
+    await expect(ctx.plugin(Reminder, { [field]: value })).rejects.toThrow(`repeat-tool-reminder: ${message}`)
+  })
+
+  it('a value that cannot be shown as JSON is still named in the error', async () => {
+    const cyclic: unknown[] = []
+    cyclic.push(cyclic)
+    const ctx = await bootHarness()
+    await expect(ctx.plugin(Reminder, { include: cyclic as never })).rejects.toThrow('repeat-tool-reminder: include must be a list of tool-name patterns (strings) (got )')
+  })
+})
+
+describe('loading from cordis.yml', () => {
+  it('a valid entry mounts with its thresholds as written; an invalid one fails and names the field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rtr-'))
+    await writeFile(join(dir, 'cordis.yml'), [
+      ...['sessions:dsh-session', 'llm:dsh-llm', 'tools:dsh-tools', 'prompt:dsh-system-prompt', 'agents:dsh-agent']
+        .map((pair) => pair.split(':')).map(([id, pkg]) => `- id: ${id}\n  name: '@deepseek-ai/${pkg}'`),
+      `- id: loop\n  name: '@deepseek-ai/dsh-agent-loop'\n  config:\n    agents: []`,
+      `- id: reminder\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [4, 2]\n    exclude: [todo_write]`,
+      `- id: broken\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [1]`,
+    ].join('\n'))
+    const root = new Context()
+    await root.plugin(Loader, {})
+    // The package as built is what a deployment names; the suite registers the source module under the loader's builtin scheme.
+    root.loader.builtins['repeat-tool-reminder'] = Reminder
+    const include = await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(join(dir, 'cordis.yml')).href } })
+    await root.loader.await()
+    const entries = root.loader.resolve(include).subtree!.store
+    expect(entries.reminder?.fiber?.config).toEqual({ thresholds: [2, 4], argumentsPreviewChars: 500, include: [], exclude: ['todo_write'] })
+    await expect(entries.broken!.fiber!.await()).rejects.toThrow('repeat-tool-reminder: thresholds must be integers >= 2 (got 1)')
+
+    registerContentTools(root)
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(4, GREP_X)))
+    const { agent } = await root.agents.create({ sessionId: SessionId('from-yaml'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    await prompt(root, agent, 'go')
+    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([
+      [2, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 2' }],
+      [4, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 4' }],
+    ])
+    await root.fiber.dispose()
+  })
+})
+
+describe('lifecycle', () => {
+  it('after the plugin is disposed no reminder appears', async () => {
+    const ctx = await bootHarness()
+    const fiber = await ctx.plugin(Reminder, { thresholds: [2] })
+    const model = new ScriptedModel([...repeat(2, GREP_X), { text: 'first' }, ...repeat(2, GREP_X)])
+    ctx.llm.registerAdapter([PROVIDER], model)
+    const { agent } = await ctx.agents.create({ sessionId: SessionId('disposal'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    await prompt(ctx, agent, 'one')
+    expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
+    await fiber.dispose()
+    await prompt(ctx, agent, 'two')
+    expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
+  })
+
+  it('the invariant companion registers ownership of the package name', async () => {
+    const h = await harness([])
+    expect(PACKAGE_NAME).toBe('@deepseek-ai/dsh-repeat-tool-reminder')
+    expect(() => h.ctx.invariants.register(PACKAGE_NAME, () => {})).toThrow(PACKAGE_NAME)
+  })
+})

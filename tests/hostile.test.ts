@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { detailedReminder, gentleReminder } from '../src/index.ts'
+import { harness, injected } from './support/harness.ts'
+import { repeat, type ScriptedTurn } from './support/model.ts'
+
+const DEPTH = 100_001
+
+describe('hostile arguments', () => {
+  it(`objects nested ${DEPTH.toLocaleString('en')} levels deep are compared and previewed`, async () => {
+    const deep = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`
+    const agent = await run(repeat(3, { name: 'grep', args: deep }), { thresholds: [2, 3], argumentsPreviewChars: 12 })
+    expect(injected(agent).map((r) => r.text)).toEqual([
+      gentleReminder(),
+      detailedReminder('grep', 3, `{"a":{"a":{"… (${deep.length - 12} more chars)`),
+    ])
+  })
+
+  it('deep values that differ only at the bottom are different calls', async () => {
+    const deep = (leaf: number) => `${'['.repeat(DEPTH)}${leaf}${']'.repeat(DEPTH)}`
+    const agent = await run([deep(1), deep(2), deep(1)].map((args) => call(args)), { thresholds: [2] })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('multi-megabyte strings that need escaping are compared exactly and previewed by length', async () => {
+    const content = 'line "quoted" \\ tab\t\n'.repeat(250_000)
+    const agent = await run(repeat(3, { name: 'grep', args: { pattern: content } }), { thresholds: [2, 3], argumentsPreviewChars: 20 })
+    const canonicalLength = JSON.stringify({ pattern: content }).length
+    expect(content.length).toBeGreaterThan(5_000_000)
+    expect(injected(agent).map((r) => r.text)).toEqual([
+      gentleReminder(),
+      detailedReminder('grep', 3, `{"pattern":"line \\"q… (${canonicalLength - 20} more chars)`),
+    ])
+  })
+
+  it('multi-megabyte strings that differ in their last character are different calls', async () => {
+    const big = 'x'.repeat(4_000_000)
+    const agent = await run([`${big}a`, `${big}b`, `${big}a`].map((pattern) => call({ pattern })), { thresholds: [2] })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('any key names, including __proto__ and constructor, are plain keys', async () => {
+    const hostile = '{"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"":4,"toString":5}'
+    const agent = await run([hostile, hostile, hostile].map((args) => call(args)), { thresholds: [2, 3] })
+    expect(injected(agent).map((r) => r.text)).toEqual([
+      gentleReminder(),
+      detailedReminder('grep', 3, '{"":4,"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"toString":5}'),
+    ])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('an own __proto__ key is not the same as no key at all', async () => {
+    const agent = await run(['{"__proto__":{}}', '{}', '{"__proto__":{}}'].map((args) => call(args)), { thresholds: [2] })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('empty arguments are the empty object, as the loop parses them', async () => {
+    const agent = await run(['', '{}'].map((args) => call(args)), { thresholds: [2] })
+    expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
+  })
+
+  it('malformed JSON of any shape never breaks a call', async () => {
+    const shapes = ['{', '}}}', '[1,', 'null null', '\u0000', '{"a":1}}', 'undefined']
+    const agent = await run(shapes.flatMap((args) => [call(args), call(args)]), { thresholds: [2] })
+    expect(injected(agent).map((r) => r.afterCall)).toEqual([2, 4, 6, 8, 10, 12, 14])
+  })
+})
+
+function call(args: unknown): ScriptedTurn {
+  return { calls: [{ name: 'grep', args }] }
+}
+
+async function run(turns: ScriptedTurn[], config: Record<string, unknown>) {
+  const h = await harness(turns, config)
+  const { agent } = await h.agent()
+  await h.prompt(agent)
+  return agent
+}

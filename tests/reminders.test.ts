@@ -1,0 +1,133 @@
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { describe, expect, it } from 'vitest'
+import { detailedReminder, gentleReminder } from '../src/index.ts'
+import { harness, injected, requestContext } from './support/harness.ts'
+import { repeat, type ScriptedCall } from './support/model.ts'
+
+const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
+const SOURCE = { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice' }
+
+describe('thresholds', () => {
+  it('by default: gentle at 3, detailed at 5 and 8, then silent', async () => {
+    const agent = await run(repeat(12, GREP_X))
+    expect(injected(agent)).toEqual([
+      { afterCall: 3, text: gentleReminder(), source: { ...SOURCE, summary: 'grep × 3' } },
+      { afterCall: 5, text: detailedReminder('grep', 5, '{"path":"src","pattern":"x"}'), source: { ...SOURCE, summary: 'grep × 5' } },
+      { afterCall: 8, text: detailedReminder('grep', 8, '{"path":"src","pattern":"x"}'), source: { ...SOURCE, summary: 'grep × 8' } },
+    ])
+  })
+
+  it('the texts are exactly what the README quotes', () => {
+    expect(gentleReminder()).toBe('Reminder: you are repeating the exact same tool call with identical arguments. '
+      + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
+    expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe('Reminder: you have called `grep` 5 times in a row with identical arguments:\n'
+      + '{"pattern":"x"}\n'
+      + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
+      + 'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.')
+  })
+
+  it('thresholds are normalized ascending and the gentle text follows the first one: [4, 2]', async () => {
+    const agent = await run(repeat(6, GREP_X), { thresholds: [4, 2] })
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
+      [2, gentleReminder()],
+      [4, detailedReminder('grep', 4, '{"path":"src","pattern":"x"}')],
+    ])
+  })
+
+  it('a single threshold gives only the gentle reminder', async () => {
+    const agent = await run(repeat(6, GREP_X), { thresholds: [2] })
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, gentleReminder()]])
+  })
+
+  it('canonical arguments sort keys deeply in code-unit order', async () => {
+    const args = { z: 1, B: { y: [{ b: 1, a: 2 }, [], 3], x: null }, a: 'é', é: true, _: false }
+    const agent = await run(repeat(3, { name: 'grep', args }), { thresholds: [2, 3] })
+    expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"B":{"x":null,"y":[{"a":2,"b":1},[],3]},"_":false,"a":"é","z":1,"é":true}'))
+  })
+
+  it('the preview is the head of the canonical arguments, with the rest counted', async () => {
+    const agent = await run(repeat(3, { name: 'grep', args: { pattern: 'abcdefghij' } }), { thresholds: [2, 3], argumentsPreviewChars: 10 })
+    expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"pattern"… (14 more chars)'))
+  })
+
+  it('arguments exactly as long as the cap are quoted whole', async () => {
+    const agent = await run(repeat(3, { name: 'grep', args: { p: 'abc' } }), { thresholds: [2, 3], argumentsPreviewChars: 11 })
+    expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"abc"}'))
+  })
+
+  it('the preview never splits a surrogate pair', async () => {
+    const agent = await run(repeat(3, { name: 'grep', args: { p: '😀😀' } }), { thresholds: [2, 3], argumentsPreviewChars: 7 })
+    expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"… (6 more chars)'))
+  })
+
+  it('the preview cap bounds only the text: calls that differ past the cap are different', async () => {
+    const head = 'x'.repeat(50)
+    const calls = [`${head}1`, `${head}2`, `${head}1`].map((pattern) => ({ calls: [{ name: 'grep', args: { pattern } }] }))
+    const agent = await run(calls, { thresholds: [2], argumentsPreviewChars: 10 })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('a long tool name keeps the summary within the harness bound', async () => {
+    const tool = `t${'o'.repeat(200)}l`
+    const agent = await run(repeat(2, { name: tool, args: {} }), { thresholds: [2] })
+    const summary = (injected(agent)[0]?.source as { summary: string }).summary
+    expect(summary.length).toBeLessThanOrEqual(120)
+    expect(summary.startsWith('tooo')).toBe(true)
+  })
+})
+
+describe('delivery', () => {
+  it('the reminder reaches the next model request right after the tool result', async () => {
+    const h = await harness(repeat(3, GREP_X), { thresholds: [3] })
+    const { agent } = await h.agent()
+    await h.prompt(agent)
+    expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [gentleReminder()]])
+    const last = h.model.requests[3]!.messages
+    expect(last.at(-2)?.source).toEqual({ kind: 'tool', callId: 'call-3-1' })
+    expect(last.at(-1)).toMatchObject({ role: 'user', source: { ...SOURCE, summary: 'grep × 3' }, content: [{ type: 'text', text: gentleReminder() }] })
+  })
+
+  it('the tool result itself is never changed', async () => {
+    const h = await harness(repeat(3, GREP_X), { thresholds: [2, 3] })
+    const { agent } = await h.agent()
+    await h.prompt(agent)
+    const results = agent.session.events.filter((e) => e.type === 'tool/result').map((e) => e.data.message.content)
+    expect(results).toEqual(['call-1-1', 'call-2-1', 'call-3-1'].map((toolCallId) => [
+      { type: 'tool-result', toolCallId, content: [{ type: 'text', text: 'no match for x' }], isError: false },
+    ]))
+  })
+
+  it.each<[string, PostToolDecision]>([
+    ['an accept with contexts', { kind: 'accept' }],
+    ['an accept that replaces content', { kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }],
+    ['an accept that replaces the value', { kind: 'accept', value: [{ type: 'text', text: 'replaced' }] }],
+    ['a block with feedback', { kind: 'block', feedback: [{ type: 'text', text: 'blocked by policy' }] }],
+  ])('%s downstream keeps its kind, payload and contexts; the reminder goes first', async (_label, downstream) => {
+    const h = await harness(repeat(2, GREP_X), { thresholds: [2] })
+    const seen: ToolExecutionResult[] = []
+    h.ctx.on('tools/post-execute', async (exec) => {
+      const note = createUserMessage({ content: [{ type: 'text', text: `note ${exec.callId}` }], source: { kind: 'plugin', plugin: 'policy' } })
+      return { ...downstream, additionalContexts: [note] } as PostToolDecision
+    })
+    h.ctx.on('tools/result', (_exec, result) => { seen.push(result) })
+    const { agent } = await h.agent()
+    await h.prompt(agent)
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
+      [1, 'note call-1-1'],
+      [2, gentleReminder()],
+      [2, 'note call-2-1'],
+    ])
+    const payload = downstream.kind === 'block' ? downstream.feedback : 'content' in downstream ? downstream.content : 'value' in downstream ? downstream.value : undefined
+    const expected = payload ?? [{ type: 'text', text: 'no match for x' }]
+    expect(seen.map((r) => r.content)).toEqual([expected, expected])
+    expect(seen.map((r) => r.isError)).toEqual([downstream.kind === 'block', downstream.kind === 'block'])
+  })
+})
+
+async function run(turns: Parameters<typeof harness>[0], config: Record<string, unknown> = {}) {
+  const h = await harness(turns, config)
+  const { agent } = await h.agent()
+  await h.prompt(agent)
+  return agent
+}
