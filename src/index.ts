@@ -230,6 +230,7 @@ export function detailedReminder(tool: string, count: number, argumentsPreview: 
     + 'or finish if you already have enough evidence.'
 }
 
+/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets. */
 export function apply(ctx: Context, config: Config): void {
   const include = config.include.map(compile)
   const exclude = config.exclude.map(compile)
