@@ -8,6 +8,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import { scopeOf } from '@deepseek-ai/dsh-scope'
 import { boundContextSummary, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type {} from '@deepseek-ai/dsh-tools'
 import Schema from '@deepseek-ai/schemastery'
@@ -140,30 +141,38 @@ function matches(pattern: Pattern, tool: string): boolean {
 /**
  * Whether two argument values are equal as JSON values, object keys in any
  * order. Iterative, so depth is bounded by memory, not the call stack; it stops
- * at the first difference and allocates nothing for strings or numbers.
+ * at the first difference, never copies a string, and walks keys in the order
+ * the model wrote them, looking a key up only when the two orders differ.
  */
 function sameJson(a: unknown, b: unknown): boolean {
-  const pending: unknown[] = [a, b]
+  const pending: object[] = []
+  if (!sameOrPending(a, b, pending)) return false
   while (pending.length > 0) {
-    const y = pending.pop()
-    const x = pending.pop()
-    if (x === y) continue
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+    const y = pending.pop() as Record<string, unknown>
+    const x = pending.pop() as Record<string, unknown>
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false
-      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i])
+      for (let i = 0; i < x.length; i++) if (!sameOrPending(x[i], y[i], pending)) return false
       continue
     }
     if (Array.isArray(y)) return false
-    const xs = x as Record<string, unknown>
-    const ys = y as Record<string, unknown>
-    const keys = Object.keys(xs)
-    if (keys.length !== Object.keys(ys).length) return false
-    for (const key of keys) {
-      if (!Object.hasOwn(ys, key)) return false
-      pending.push(xs[key], ys[key])
+    const xKeys = Object.keys(x)
+    const yKeys = Object.keys(y)
+    if (xKeys.length !== yKeys.length) return false
+    for (let i = 0; i < xKeys.length; i++) {
+      const key = xKeys[i]!
+      if (key !== yKeys[i] && !Object.hasOwn(y, key)) return false
+      if (!sameOrPending(x[key], y[key], pending)) return false
     }
   }
+  return true
+}
+
+/** Compare two values now when they are not both containers; otherwise queue the pair. */
+function sameOrPending(x: unknown, y: unknown, pending: object[]): boolean {
+  if (x === y) return true
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+  pending.push(x, y)
   return true
 }
 
@@ -265,18 +274,20 @@ export function apply(ctx: Context, config: Config): void {
     })
   }
 
-  ctx.on('tools/post-execute', async (exec, _result, next) => {
+  // Mounted outside any agent scope, the guard sees every agent's calls anyway;
+  // `global` then only skips the per-listener scope check on the hot path.
+  const options = { global: scopeOf(ctx) === undefined }
+
+  ctx.on('tools/post-execute', (exec, _result, next) => {
     const { agent, name: tool, arguments: args } = exec
-    const reminder = agent === undefined || exec.parent !== undefined || !tracked(tool)
-      ? undefined
-      : reminderFor(tool, args, advance(agent, tool, args))
-    const decision = await next()
-    if (reminder === undefined) return decision
-    return { ...decision, additionalContexts: [reminder, ...decision.additionalContexts ?? []] }
-  })
+    if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return next()
+    const reminder = reminderFor(tool, args, advance(agent, tool, args))
+    if (reminder === undefined) return next()
+    return next().then((decision) => ({ ...decision, additionalContexts: [reminder, ...decision.additionalContexts ?? []] }))
+  }, options)
 
   ctx.on('agent/pre-step', (payload, next) => {
     if (payload.messages.some((message) => message.source.kind === 'user')) chains.delete(payload.agent)
     return next()
-  })
+  }, options)
 }

@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
+import * as Reminder from '../src/index.ts'
 import { harness, injected, untilIdle } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
@@ -126,6 +127,20 @@ describe('per-agent chains', () => {
     await wakeWithoutPrompt(h.ctx, second.agent)
     expect(toolResults(second.agent)).toHaveLength(2)
     expect(injected(second.agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')).toEqual([])
+  })
+})
+
+describe('mounted inside one agent\'s scope', () => {
+  it('guards that agent only', async () => {
+    const script = [...turns(GREP_X, GREP_X), { text: 'a done' }, ...turns(GREP_X, GREP_X)]
+    const h = await harness(script, { thresholds: [9] })
+    const scoped = await h.agent()
+    await scoped.agent.ctx.plugin(Reminder, { thresholds: [2] })
+    const other = await h.agent()
+    await h.prompt(scoped.agent)
+    await h.prompt(other.agent)
+    expect(injected(scoped.agent).map((r) => r.afterCall)).toEqual([2])
+    expect(injected(other.agent)).toEqual([])
   })
 })
 

@@ -24,10 +24,10 @@ export { repeat } from "./model.ts"
 /** The provider route the scripted model is registered under. */
 export const PROVIDER = 'scripted'
 
-/** Mount the harness services and their invariant companions on a fresh root context. */
-export async function bootHarness(): Promise<Context> {
+/** Mount the harness services (with their invariant companions unless `invariants` is false) on a fresh root context. */
+export async function bootHarness({ invariants = true } = {}): Promise<Context> {
   const ctx = new Context()
-  await ctx.plugin(InvariantRegistry, { enabled: true })
+  await ctx.plugin(InvariantRegistry, { enabled: invariants })
   await ctx.plugin(SessionStore)
   await ctx.plugin(LlmRuntime)
   await ctx.plugin(ToolRuntime, {})

@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: the cost of one `tools/post-execute` pass through a real
+ * harness context, for no guard, the stock plugin, this package, and a bare
+ * `JSON.stringify` of the same arguments; then the heap an agent churn leaves.
+ * Subjects run interleaved in rounds and are reported as medians. It asserts
+ * nothing: `BENCH_QUICK=1` is a smoke run that only proves the bench still works.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { scopeTarget } from '@deepseek-ai/dsh-scope'
+import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import * as Stock from 'reference-reminder'
+import * as Reminder from '../src/index.ts'
+import { bootHarness } from '../tests/support/harness.ts'
+
+const QUICK = process.env.BENCH_QUICK === '1'
+const ROUNDS = QUICK ? 2 : 21
+const CHURN_AGENTS = QUICK ? 2_000 : 100_000
+const COPIES = 8
+
+/** One configuration under test: a plugin to mount, or nothing (the floor). */
+interface Subject {
+  label: string
+  plugin?: object
+  config?: object
+}
+
+/** A subject booted in its own harness context, with one live agent. */
+interface Mounted {
+  subject: Subject
+  ctx: Context
+  agent: Agent
+}
+
+/** A repeating cycle of calls, each with fresh deep-frozen arguments as the harness delivers them. */
+interface Workload {
+  label: string
+  calls: { name: string, arguments: unknown }[]
+  /** Calls per timed sample, sized so one sample takes milliseconds. */
+  perSample: number
+}
+
+/** A listener that only delegates: what any `tools/post-execute` listener pays to cordis before doing anything. */
+const PassThrough = {
+  name: 'pass-through',
+  apply(ctx: Context) {
+    ctx.on('tools/post-execute', (_exec, _result, next) => next(), { global: true })
+  },
+}
+
+const SUBJECTS: Subject[] = [
+  { label: 'no guard' },
+  { label: 'pass-through listener', plugin: PassThrough },
+  { label: 'stock', plugin: Stock },
+  { label: 'this package', plugin: Reminder },
+]
+
+const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: 'ok' }] })
+const ACCEPT = (): Promise<PostToolDecision> => Promise.resolve({ kind: 'accept' })
+
+function workloads(): Workload[] {
+  const small = { pattern: 'TODO\\(.*\\)', path: 'packages/guard/src', glob: '**/*.ts', caseSensitive: false }
+  const megabyte = (seed: string) => ({ path: `src/${seed}.ts`, content: `const s = "${seed}\\t\\"quoted\\""\n`.repeat(1_000_000 / 30) })
+  const nested = (last: number) => Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key${i}`, { id: i, tags: ['a', 'b', i === 1_999 ? last : i] }]))
+  return [
+    { label: 'small identical', calls: [call('grep', small)], perSample: 4_000 },
+    { label: 'small alternating', calls: [call('grep', small), call('glob', small)], perSample: 4_000 },
+    { label: '1 MB identical', calls: [call('write', megabyte('a'))], perSample: QUICK ? 2 : 8 },
+    { label: '1 MB alternating', calls: [call('write', megabyte('a')), call('read', megabyte('b'))], perSample: QUICK ? 2 : 8 },
+    { label: 'nested identical', calls: [call('apply', nested(0))], perSample: QUICK ? 4 : 16 },
+    { label: 'nested, last key differs', calls: [call('apply', nested(0)), call('apply', nested(1))], perSample: QUICK ? 4 : 16 },
+  ].map((w) => ({ ...w, calls: Array.from({ length: COPIES }, () => w.calls).flat() }))
+}
+
+function call(name: string, args: unknown) {
+  return { name, arguments: args }
+}
+
+/** Parse a fresh copy and freeze it deeply, as the loop and the registry do. */
+function delivered(args: unknown): unknown {
+  const copy: unknown = JSON.parse(JSON.stringify(args))
+  const pending = [copy]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (value !== null && typeof value === 'object') {
+      Object.freeze(value)
+      pending.push(...Object.values(value))
+    }
+  }
+  return copy
+}
+
+async function mount(subject: Subject): Promise<Mounted> {
+  const ctx = await bootHarness({ invariants: false })
+  if (subject.plugin) await ctx.plugin(subject.plugin as typeof Reminder, subject.config ?? {})
+  const { agent } = await ctx.agents.create({ sessionId: SessionId(`bench-${subject.label}`) })
+  return { subject, ctx, agent }
+}
+
+let token = 0
+
+function execution(agent: Agent, name: string, args: unknown): ToolExecution {
+  const callId = `bench-${++token}` as ToolExecution['callId']
+  return Object.freeze({ token: Symbol(callId) as ToolExecution['token'], callId, rootCallId: callId, name, arguments: args, signal: new AbortController().signal, agent })
+}
+
+/** One `tools/post-execute` pass, dispatched exactly as the tool registry dispatches it. */
+function pass(ctx: Context, exec: ToolExecution): Promise<PostToolDecision> {
+  return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/post-execute', exec, RESULT, ACCEPT)
+}
+
+async function sample(mounted: Mounted, execs: ToolExecution[], n: number): Promise<number> {
+  const start = performance.now()
+  for (let i = 0; i < n; i++) await pass(mounted.ctx, execs[i % execs.length]!)
+  return (performance.now() - start) * 1e6 / n
+}
+
+function stringifySample(execs: ToolExecution[], n: number): number {
+  let length = 0
+  const start = performance.now()
+  for (let i = 0; i < n; i++) length += JSON.stringify(execs[i % execs.length]!.arguments).length
+  const ns = (performance.now() - start) * 1e6 / n
+  return length > 0 ? ns : Number.NaN
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+async function timeWorkload(mounted: Mounted[], workload: Workload) {
+  const execs = new Map(mounted.map((m) => [m, workload.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments)))]))
+  const samples = new Map<Mounted | 'stringify', number[]>([['stringify', []], ...mounted.map((m) => [m, []] as [Mounted, number[]])])
+  for (let round = -1; round < ROUNDS; round++) {
+    const order = [...mounted.slice(round % mounted.length < 0 ? 0 : round % mounted.length), ...mounted.slice(0, Math.max(0, round % mounted.length))]
+    for (const m of order) {
+      const ns = await sample(m, execs.get(m)!, workload.perSample)
+      if (round >= 0) samples.get(m)!.push(ns)
+    }
+    const ns = stringifySample(execs.get(mounted[0]!)!, workload.perSample)
+    if (round >= 0) samples.get('stringify')!.push(ns)
+  }
+  const [floor, passThrough, stock, ours] = mounted.map((m) => median(samples.get(m)!)) as [number, number, number, number]
+  const stringify = median(samples.get('stringify')!)
+  return { workload: workload.label, floor, passThrough: passThrough - floor, stock: stock - floor, ours: ours - floor, stringify }
+}
+
+/** Heap left behind after `count` agents each make a few calls and are disposed. */
+async function churn(subject: Subject): Promise<number> {
+  const { ctx } = await mount(subject)
+  const calls = [call('grep', { pattern: 'x' }), call('grep', { pattern: 'x' }), call('read', { path: 'a' })]
+  const settle = () => {
+    for (let i = 0; i < 4; i++) globalThis.gc!()
+    return process.memoryUsage().heapUsed
+  }
+  const before = settle()
+  for (let i = 0; i < CHURN_AGENTS; i++) {
+    const { agent, dispose } = await ctx.agents.create({ sessionId: SessionId(`churn-${i}`) })
+    for (const c of calls) await pass(ctx, execution(agent, c.name, delivered(c.arguments)))
+    await dispose()
+  }
+  const growth = settle() - before
+  await ctx.fiber.dispose()
+  return growth
+}
+
+function format(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`
+  return `${Math.max(0, ns).toFixed(0)} ns`
+}
+
+function ratio(a: number, b: number): string {
+  return `${(a / Math.max(b, 1)).toFixed(a / Math.max(b, 1) >= 10 ? 0 : 2)}x`
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)')
+  console.log(`repeat-tool-reminder benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
+  console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians; guard cost = subject minus no guard\n`)
+  const mounted = await Promise.all(SUBJECTS.map(mount))
+  const rows = []
+  for (const workload of workloads()) rows.push(await timeWorkload(mounted, workload))
+  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  for (const r of rows) {
+    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`]
+    console.log(`| ${cells.join(' | ')} |`)
+  }
+  for (const m of mounted) await m.ctx.fiber.dispose()
+
+  console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed), after forced GC:`)
+  const growth = []
+  for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough)) growth.push([subject.label, await churn(subject)] as const)
+  const floor = growth[0]![1]
+  for (const [label, bytes] of growth) {
+    console.log(`  ${label}: ${(bytes / 1e6).toFixed(2)} MB${label === 'no guard' ? '' : ` (guard's share: ${((bytes - floor) / 1e6).toFixed(2)} MB)`}`)
+  }
+}
+
+await main()

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import { main, type Entry } from '../demo/demo.ts'
+import { detailedReminder, gentleReminder } from '../src/index.ts'
+import * as Reminder from '../src/index.ts'
+import * as ReminderInvariant from '../src/invariant.ts'
+
+const SEARCH = '{"pattern":"retryLimit","path":"src"}'
+const CANONICAL = '{"path":"src","pattern":"retryLimit"}'
+
+describe('npm start demo', () => {
+  it('default options: gentle after call 3, detailed after call 5, then the model changes course', async () => {
+    const { status, entries } = await demoJson([])
+    expect(status).toBe(0)
+    expect(entries.filter((e) => e.type === 'call').map((e) => `${e.name} ${e.arguments}`)).toEqual([
+      ...Array.from({ length: 5 }, () => `search_files ${SEARCH}`),
+      'read_file {"path":"src/retry.ts"}',
+    ])
+    expect(entries.filter((e) => e.type === 'reminder')).toEqual([
+      { type: 'reminder', afterCall: 3, summary: 'search_files × 3', text: gentleReminder() },
+      { type: 'reminder', afterCall: 5, summary: 'search_files × 5', text: detailedReminder('search_files', 5, CANONICAL) },
+    ])
+    expect(entries.at(-2)).toEqual({ type: 'answer', text: 'It retries up to 4 times: MAX_ATTEMPTS in src/retry.ts, with exponential backoff.' })
+    expect(entries.at(-1)).toEqual({ type: 'summary', calls: 6, longestRun: 5, reminders: [3, 5] })
+  })
+
+  it('custom thresholds and preview move the reminders and cut the quoted arguments', async () => {
+    const { entries } = await demoJson(['--thresholds', '2,4', '--preview', '10'])
+    expect(entries.filter((e) => e.type === 'reminder')).toEqual([
+      { type: 'reminder', afterCall: 2, summary: 'search_files × 2', text: gentleReminder() },
+      { type: 'reminder', afterCall: 4, summary: 'search_files × 4', text: detailedReminder('search_files', 4, '{"path":"s… (27 more chars)') },
+    ])
+  })
+
+  it('with the search tool excluded the model never hears from the guard and gives up after --repeats', async () => {
+    const { entries } = await demoJson(['--exclude', 'search_*', '--repeats', '4'])
+    expect(entries.at(-1)).toEqual({ type: 'summary', calls: 4, longestRun: 4, reminders: [] })
+    expect(entries.at(-2)).toEqual({ type: 'answer', text: 'I could not find the retry setting.' })
+  })
+
+  it('--include of another tool leaves the search untracked', async () => {
+    const { entries } = await demoJson(['--include', 'read_file', '--repeats', '3'])
+    expect(entries.filter((e) => e.type === 'reminder')).toEqual([])
+  })
+
+  it('prints a readable transcript without colour by default', async () => {
+    const { status, out } = await demo([])
+    expect(status).toBe(0)
+    expect(out).toContain('    ┏ repeat-tool-reminder · search_files × 3')
+    expect(out).toContain(`  5 → search_files ${SEARCH}`)
+    expect(out.at(-1)).toBe('6 tool calls · longest identical run 5 · 2 reminders (after calls 3, 5)')
+    expect(out.join('\n')).not.toContain('\x1b[')
+  })
+
+  it('colours the transcript when asked to', async () => {
+    const { out } = await demo(['--thresholds', '2'], true)
+    expect(out.join('\n')).toContain('\x1b[33m┏ repeat-tool-reminder · search_files × 2\x1b[0m')
+    expect(out.at(-1)).toContain('1 reminder (after call 2)')
+  })
+
+  it('--help prints the usage', async () => {
+    const { status, out } = await demo(['--help'])
+    expect(status).toBe(0)
+    expect(out[0]).toMatch(/^Usage: npm start -- \[options\]/)
+  })
+
+  it.each([
+    [['--nope'], "repeat-tool-reminder demo: Unknown option '--nope'"],
+    [['--repeats', '0'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got 0)'],
+    [['--json', 'extra'], 'repeat-tool-reminder demo: Unexpected argument'],
+  ])('bad options %j exit 2 with a one-line reason', async (argv, reason) => {
+    const { status, out, err } = await demo(argv)
+    expect(status).toBe(2)
+    expect(out).toEqual([])
+    expect(err).toHaveLength(1)
+    expect(err[0]).toContain(reason)
+  })
+
+  it.each([
+    [['--thresholds', '1,3'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)'],
+    [['--thresholds', ''], 'repeat-tool-reminder: thresholds must be integers >= 2 (got "")'],
+    [['--preview', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")'],
+  ])('a config the plugin rejects (%j) prints the plugin\'s error and exits 2', async (argv, message) => {
+    const { status, out, err } = await demo(argv)
+    expect(status).toBe(2)
+    expect(out).toEqual([])
+    expect(err).toEqual([message])
+  })
+})
+
+async function demo(argv: string[], color = false) {
+  const out: string[] = []
+  const err: string[] = []
+  const status = await main(argv, { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line), color }, { reminder: Reminder, invariant: ReminderInvariant })
+  return { status, out, err }
+}
+
+async function demoJson(argv: string[]) {
+  const { status, out } = await demo(['--json', ...argv])
+  return { status, entries: out.map((line) => JSON.parse(line) as Entry) }
+}
