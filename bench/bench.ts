@@ -15,6 +15,8 @@ import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../tests/support/harness.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
+/** `BENCH_ONLY=nested` times only the workloads whose label contains the text, and skips the churn. */
+const ONLY = process.env.BENCH_ONLY
 const ROUNDS = QUICK ? 2 : 21
 const CHURN_AGENTS = QUICK ? 2_000 : 100_000
 const COPIES = 8
@@ -151,17 +153,24 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
 async function churn(subject: Subject): Promise<number> {
   const { ctx } = await mount(subject)
   const calls = [call('grep', { pattern: 'x' }), call('grep', { pattern: 'x' }), call('read', { path: 'a' })]
-  const settle = () => {
-    for (let i = 0; i < 4; i++) globalThis.gc!()
+  const settle = async () => {
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setImmediate(resolve))
+      globalThis.gc!()
+    }
     return process.memoryUsage().heapUsed
   }
-  const before = settle()
-  for (let i = 0; i < CHURN_AGENTS; i++) {
-    const { agent, dispose } = await ctx.agents.create({ sessionId: SessionId(`churn-${i}`) })
-    for (const c of calls) await pass(ctx, execution(agent, c.name, delivered(c.arguments)))
-    await dispose()
+  const agents = async (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const { agent, dispose } = await ctx.agents.create({ sessionId: SessionId(`churn-${i}`) })
+      for (const c of calls) await pass(ctx, execution(agent, c.name, delivered(c.arguments)))
+      await dispose()
+    }
   }
-  const growth = settle() - before
+  await agents(0, 1_000)
+  const before = await settle()
+  await agents(1_000, 1_000 + CHURN_AGENTS)
+  const growth = await settle() - before
   await ctx.fiber.dispose()
   return growth
 }
@@ -182,7 +191,7 @@ async function main() {
   console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians; guard cost = subject minus no guard\n`)
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
-  for (const workload of workloads()) rows.push(await timeWorkload(mounted, workload))
+  for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
   console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify |')
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows) {
@@ -190,8 +199,9 @@ async function main() {
     console.log(`| ${cells.join(' | ')} |`)
   }
   for (const m of mounted) await m.ctx.fiber.dispose()
+  if (ONLY !== undefined) return
 
-  console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed), after forced GC:`)
+  console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed; after 1,000 warm-up agents), after forced GC:`)
   const growth = []
   for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough)) growth.push([subject.label, await churn(subject)] as const)
   const floor = growth[0]![1]

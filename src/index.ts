@@ -138,6 +138,19 @@ function matches(pattern: Pattern, tool: string): boolean {
   return at >= 0
 }
 
+/** Objects with at least this many keys have their key list kept by {@link largeKeys}. */
+const LARGE = 32
+
+/**
+ * Key lists of the large objects in recently compared arguments. Listing the
+ * keys of an object with many properties dominates the cost of comparing it,
+ * so the list made while a call was the newer side is reused when the next call
+ * is compared against it. Arguments are frozen by the harness, so a list never
+ * goes stale; entries vanish with their objects. Small objects are listed
+ * afresh, which is cheaper than a lookup.
+ */
+const largeKeys = new WeakMap<object, string[]>()
+
 /**
  * Whether two argument values are equal as JSON values, object keys in any
  * order. Iterative, so depth is bounded by memory, not the call stack; it stops
@@ -156,8 +169,9 @@ function sameJson(a: unknown, b: unknown): boolean {
       continue
     }
     if (Array.isArray(y)) return false
-    const xKeys = Object.keys(x)
     const yKeys = Object.keys(y)
+    const xKeys = yKeys.length < LARGE ? Object.keys(x) : largeKeys.get(x) ?? Object.keys(x)
+    if (yKeys.length >= LARGE) largeKeys.set(y, yKeys)
     if (xKeys.length !== yKeys.length) return false
     for (let i = 0; i < xKeys.length; i++) {
       const key = xKeys[i]!
@@ -255,11 +269,11 @@ export function apply(ctx: Context, config: Config): void {
       chains.set(agent, { tool, args, count: 1 })
       return 1
     }
-    if (chain.tool === tool && sameJson(chain.args, args)) return ++chain.count
+    chain.count = chain.tool === tool && sameJson(chain.args, args) ? chain.count + 1 : 1
     chain.tool = tool
+    // Keep the newest arguments even on a repeat: their large key lists are the cached ones.
     chain.args = args
-    chain.count = 1
-    return 1
+    return chain.count
   }
 
   const reminderFor = (tool: string, args: unknown, count: number): UserMessage | undefined => {

@@ -40,6 +40,13 @@ describe('chain key', () => {
     expect(afterCalls(agent)).toEqual([])
   })
 
+  it('large objects are compared key by key, in any key order, however often they repeat', async () => {
+    const large = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]))
+    const reversed = Object.fromEntries(Object.entries(large).reverse())
+    const agent = await run([call('grep', large), call('grep', reversed), call('grep', large), call('grep', { ...large, k39: -1 })], [2, 3, 4])
+    expect(afterCalls(agent)).toEqual([2, 3])
+  })
+
   it('malformed JSON arguments are compared as their raw string', async () => {
     const agent = await run([call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"')])
     expect(afterCalls(agent)).toEqual([3])
