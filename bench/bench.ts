@@ -132,21 +132,32 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
+/**
+ * Time one workload: every round samples each subject (in a rotated order) and
+ * the bare stringify. A guard's cost is taken per round against that round's
+ * floor, so drift between rounds cancels, and reported as the median.
+ */
 async function timeWorkload(mounted: Mounted[], workload: Workload) {
-  const execs = new Map(mounted.map((m) => [m, workload.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments)))]))
-  const samples = new Map<Mounted | 'stringify', number[]>([['stringify', []], ...mounted.map((m) => [m, []] as [Mounted, number[]])])
+  const execs = mounted.map((m) => workload.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
+  const perRound: number[][] = []
   for (let round = -1; round < ROUNDS; round++) {
-    const order = [...mounted.slice(round % mounted.length < 0 ? 0 : round % mounted.length), ...mounted.slice(0, Math.max(0, round % mounted.length))]
-    for (const m of order) {
-      const ns = await sample(m, execs.get(m)!, workload.perSample)
-      if (round >= 0) samples.get(m)!.push(ns)
+    const ns: number[] = []
+    for (let k = 0; k < mounted.length; k++) {
+      const i = (k + Math.max(round, 0)) % mounted.length
+      ns[i] = await sample(mounted[i]!, execs[i]!, workload.perSample)
     }
-    const ns = stringifySample(execs.get(mounted[0]!)!, workload.perSample)
-    if (round >= 0) samples.get('stringify')!.push(ns)
+    ns.push(stringifySample(execs[0]!, workload.perSample))
+    if (round >= 0) perRound.push(ns)
   }
-  const [floor, passThrough, stock, ours] = mounted.map((m) => median(samples.get(m)!)) as [number, number, number, number]
-  const stringify = median(samples.get('stringify')!)
-  return { workload: workload.label, floor, passThrough: passThrough - floor, stock: stock - floor, ours: ours - floor, stringify }
+  const cost = (i: number) => median(perRound.map((ns) => ns[i]! - ns[0]!))
+  return {
+    workload: workload.label,
+    floor: median(perRound.map((ns) => ns[0]!)),
+    passThrough: cost(1),
+    stock: cost(2),
+    ours: cost(3),
+    stringify: median(perRound.map((ns) => ns.at(-1)!)),
+  }
 }
 
 /** Heap left behind after `count` agents each make a few calls and are disposed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gentleReminder } from '../src/index.ts'
-import { harness, injected, type Injected } from './support/harness.ts'
+import { injected, runAgent, type Injected } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
@@ -150,11 +150,8 @@ function turn(scripted: ScriptedCall): ScriptedTurn {
   return { calls: [scripted] }
 }
 
-async function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unknown> = {}) {
-  const h = await harness(turns, { thresholds, ...config })
-  const { agent } = await h.agent()
-  await h.prompt(agent)
-  return agent
+function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unknown> = {}) {
+  return runAgent(turns, { thresholds, ...config })
 }
 
 function afterCalls(agent: Parameters<typeof injected>[0]): number[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, gentleReminder } from '../src/index.ts'
-import { harness, injected } from './support/harness.ts'
+import { injected, runAgent as run } from './support/harness.ts'
 import { repeat, type ScriptedTurn } from './support/model.ts'
 
 const DEPTH = 100_001
@@ -69,9 +69,3 @@ function call(args: unknown): ScriptedTurn {
   return { calls: [{ name: 'grep', args }] }
 }
 
-async function run(turns: ScriptedTurn[], config: Record<string, unknown>) {
-  const h = await harness(turns, config)
-  const { agent } = await h.agent()
-  await h.prompt(agent)
-  return agent
-}

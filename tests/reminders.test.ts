@@ -2,7 +2,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, gentleReminder } from '../src/index.ts'
-import { harness, injected, requestContext } from './support/harness.ts'
+import { harness, injected, runAgent as run, requestContext } from './support/harness.ts'
 import { repeat, type ScriptedCall } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
@@ -125,9 +125,3 @@ describe('delivery', () => {
   })
 })
 
-async function run(turns: Parameters<typeof harness>[0], config: Record<string, unknown> = {}) {
-  const h = await harness(turns, config)
-  const { agent } = await h.agent()
-  await h.prompt(agent)
-  return agent
-}

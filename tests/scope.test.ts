@@ -39,14 +39,14 @@ describe('denied and failed calls count', () => {
   it('a call denied by tools/pre-execute counts', async () => {
     const h = await harness(turns(GREP_X, GREP_X), { thresholds: [2] })
     h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'grep' ? { kind: 'deny', reason: 'no grep today' } : next())
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
     expect(toolResults(agent)).toEqual(['Error: no grep today', 'Error: no grep today'])
   })
 
   it('a call to an unknown tool counts', async () => {
     const h = await harness(turns({ name: 'nope', args: {} }, { name: 'nope', args: {} }), { thresholds: [2] })
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(injected(agent).map((r) => r.source)).toEqual([expect.objectContaining({ summary: 'nope × 2' })])
   })
 
@@ -60,7 +60,7 @@ describe('denied and failed calls count', () => {
         throw new Error('disk on fire')
       },
     }))
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(toolResults(agent)).toEqual(['Error: disk on fire', 'Error: disk on fire'])
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
@@ -68,7 +68,7 @@ describe('denied and failed calls count', () => {
   it('a call with arguments the tool rejects counts', async () => {
     const bad = { name: 'grep', args: { pattern: 42 } }
     const h = await harness(turns(bad, bad), { thresholds: [2] })
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
 })
@@ -100,7 +100,7 @@ describe('a user prompt resets', () => {
       const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
       return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
     })
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(injected(agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder').map((r) => r.afterCall)).toEqual([2, 3])
   })
 })
@@ -159,7 +159,7 @@ describe('nested dispatches', () => {
         return [{ type: 'text', text: 'batched' }]
       },
     }))
-    const agent = await promptNew(h)
+    const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([3])
   })
 })
@@ -167,12 +167,6 @@ describe('nested dispatches', () => {
 function agentless(ctx: Context, callId: string) {
   return ctx.tools.execute({ callId: callId as never, name: 'grep', arguments: { pattern: 'x' }, signal: new AbortController().signal })
     .then(({ isError, content, ...rest }) => ({ isError, content, ...rest.additionalContexts ? { additionalContexts: rest.additionalContexts } : {} }))
-}
-
-async function promptNew(h: Awaited<ReturnType<typeof harness>>) {
-  const { agent } = await h.agent()
-  await h.prompt(agent)
-  return agent
 }
 
 /** Wake an agent with plugin-sourced steering, so no user prompt resets anything. */

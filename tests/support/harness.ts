@@ -77,6 +77,8 @@ export interface Harness {
   agent(id?: string): Promise<AgentHandle>
   /** Send a user prompt and resolve when the agent is idle again. */
   prompt(agent: Agent, text?: string): Promise<void>
+  /** Create a fresh agent, prompt it once, and resolve with it when it is idle. */
+  run(): Promise<Agent>
 }
 
 let agents = 0
@@ -95,7 +97,17 @@ export async function harness(script: Script | ScriptedTurn[], config: Partial<R
       agentOptions: { provider: PROVIDER, model: 'scripted-1' },
     }),
     prompt: (agent, text = 'go') => prompt(ctx, agent, text),
+    async run(this: Harness) {
+      const { agent } = await this.agent()
+      await this.prompt(agent)
+      return agent
+    },
   }
+}
+
+/** Boot a harness with the plugin at `config`, run one fresh agent on `script` to idle, and return it. */
+export async function runAgent(script: Script | ScriptedTurn[], config: Partial<Reminder.Config> = {}): Promise<Agent> {
+  return (await harness(script, config)).run()
 }
 
 /** Send a user prompt to `agent` and resolve on its next `agent/status` idle. */
