@@ -3,14 +3,16 @@
  * tool name and the same canonical arguments, and at configured run lengths
  * attaches an advisory reminder to the call as plugin-sourced model context.
  *
- * It never delays, blocks or rewrites a call, never changes a tool result, and
- * never throws into the tool pipeline: the model decides what to do next.
+ * By default it never delays, blocks or rewrites a call and never changes a tool
+ * result: the model decides what to do next. Opt-in options compare outcomes,
+ * recognise cycles of calls, remind past the last threshold, and block. It never
+ * throws into the tool pipeline.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { scopeOf } from '@deepseek-ai/dsh-scope'
-import { boundContextSummary, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type {} from '@deepseek-ai/dsh-tools'
+import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
+import type { PostToolDecision } from '@deepseek-ai/dsh-tools'
 import Schema from '@deepseek-ai/schemastery'
 
 /** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
@@ -26,6 +28,16 @@ export interface Config {
   include: string[]
   /** Whole-name patterns of tools that are never tracked; wins over `include`. */
   exclude: string[]
+  /** Opt-in: a repeat extends a run only when its outcome (error flag and content) repeats too. */
+  resultAware: boolean
+  /** Opt-in: also recognise an exact repeating cycle of 2 to `maxCyclePeriod` distinct calls. */
+  cycles: boolean
+  /** The longest cycle, in distinct calls, that `cycles` looks for (2 to 8). */
+  maxCyclePeriod: number
+  /** Opt-in: past the last threshold, a detailed reminder again every this many repeats; 0 stays silent. */
+  remindEvery: number
+  /** Opt-in: from this run length on, every further call of the run is blocked; 0 never blocks. */
+  blockAt: number
 }
 
 /** The schema of {@link Config}; a bad value throws at load with a message naming the field and the value. */
@@ -38,13 +50,42 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'),
   exclude: field(patterns('exclude'), [],
     'Tools never to track, as whole-name patterns where * matches any run of characters. An untracked call neither counts nor resets a run.'),
+  resultAware: field(flag('resultAware'), false,
+    'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop.'),
+  cycles: field(flag('cycles'), false,
+    'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
+  maxCyclePeriod: field(cyclePeriod, 4,
+    'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
+  remindEvery: field(remindEvery, 0,
+    'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
+  blockAt: field(blockAt, 0,
+    'From this run length on (an integer at or above the last threshold), block every further call of the run: the model gets feedback instead of the result. The call has already run. 0 never blocks.'),
 }) as Schema<Partial<Config>, Config>
 
-/** One agent's current run: the last tracked call and how many times in a row it was made. */
-interface Chain {
+/** One tracked call as the guard remembers it. */
+interface Call {
   tool: string
   args: unknown
+  /** With `resultAware`, the error flag and content the tool returned; otherwise undefined. */
+  outcome: { isError: boolean, content: unknown } | undefined
+}
+
+/** One agent's state: its last tracked call, the identical run it is in, and (with `cycles`) recent calls. */
+interface Chain {
+  last: Call
   count: number
+  /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them (only with `cycles`). */
+  recent: Call[]
+  /** `streaks[p]`: how many calls in a row equalled the call `p` places before them (only with `cycles`). */
+  streaks: number[]
+}
+
+/** The run a call extends: one call repeated, or a cycle of distinct calls, and its length so far. */
+interface Run {
+  calls: Call[]
+  count: number
+  /** Whether this call completes a repetition, the only moment a reminder can be due. */
+  complete: boolean
 }
 
 /** A whole-name pattern cut at its stars, with a KMP failure table per middle piece. */
@@ -79,6 +120,25 @@ function thresholds(value: unknown): number[] {
     if (threshold === sorted[i - 1]) fail('thresholds must not repeat a value', threshold)
   })
   return sorted
+}
+
+function flag(key: 'resultAware' | 'cycles') {
+  return (value: unknown): boolean => typeof value === 'boolean' ? value : fail(`${key} must be true or false`, value)
+}
+
+function cyclePeriod(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 2 || (value as number) > 8) fail('maxCyclePeriod must be an integer from 2 to 8', value)
+  return value as number
+}
+
+function remindEvery(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 0) fail('remindEvery must be an integer >= 0 (0 = silent after the last threshold)', value)
+  return value as number
+}
+
+function blockAt(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 0) fail('blockAt must be an integer at or above the last threshold, or 0 (never)', value)
+  return value as number
 }
 
 function previewChars(value: unknown): number {
@@ -253,8 +313,44 @@ export function detailedReminder(tool: string, count: number, argumentsPreview: 
     + 'or finish if you already have enough evidence.'
 }
 
+/** The reminder for a repeating cycle; `calls` are the tools in order with their argument previews. */
+export function cycleReminder(calls: { tool: string, preview: string }[], count: number): string {
+  return `Reminder: you are repeating the same sequence of ${calls.length} tool calls with identical arguments; it has now run ${count} times in a row:\n`
+    + calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('')
+    + 'This sequence is making no progress. Do not run it again with the same arguments. '
+    + 'Inspect the latest results and choose a different action or different arguments, '
+    + 'or finish if you already have enough evidence.'
+}
+
+/** What the model gets instead of a result that `blockAt` withholds. */
+export function withheldFeedback(tools: string[], count: number): string {
+  const what = tools.length === 1
+    ? `you have made this exact call to \`${tools[0]}\` ${count} times in a row with identical arguments`
+    : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${count} times in a row with identical arguments`
+  return `Result withheld by repeat-tool-reminder: ${what}, and the repeats are making no progress. `
+    + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
+    + 'use the results you already have, take a different action or different arguments, or finish.'
+}
+
+/**
+ * Put the reminder in front of the downstream decision's contexts, and turn a
+ * plain accept into a block when the call is to be withheld. A downstream block
+ * or replacement keeps its kind and payload: it was decided first.
+ */
+function decide(decision: PostToolDecision, reminder: UserMessage | undefined, feedback: ContentBlock[] | undefined): PostToolDecision {
+  const contexts = decision.additionalContexts ?? []
+  const additionalContexts = reminder === undefined ? contexts : [reminder, ...contexts]
+  if (feedback !== undefined && decision.kind === 'accept' && decision.content === undefined && decision.value === undefined) {
+    return { kind: 'block', feedback, additionalContexts }
+  }
+  return { ...decision, additionalContexts }
+}
+
 /** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets. */
 export function apply(ctx: Context, config: Config): void {
+  const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod } = config
+  const last = thresholds.at(-1)!
+  if (blockAt > 0 && blockAt < last) fail(`blockAt must be an integer at or above the last threshold (${last})`, blockAt)
   const include = config.include.map(compile)
   const exclude = config.exclude.map(compile)
   const chains = new WeakMap<Agent, Chain>()
@@ -262,29 +358,57 @@ export function apply(ctx: Context, config: Config): void {
   const tracked = (tool: string) => (include.length === 0 || include.some((p) => matches(p, tool)))
     && !exclude.some((p) => matches(p, tool))
 
-  /** Advance the agent's chain with one tracked call; return the run length it reaches. */
-  const advance = (agent: Agent, tool: string, args: unknown): number => {
+  const same = (a: Call, b: Call) => a.tool === b.tool && sameJson(a.args, b.args) && sameJson(a.outcome, b.outcome)
+
+  /** Advance the agent's state with one tracked call; return the run the call is part of. */
+  const advance = (agent: Agent, call: Call): Run => {
     const chain = chains.get(agent)
     if (chain === undefined) {
-      chains.set(agent, { tool, args, count: 1 })
-      return 1
+      chains.set(agent, { last: call, count: 1, recent: [call], streaks: [] })
+      return { calls: [call], count: 1, complete: true }
     }
-    chain.count = chain.tool === tool && sameJson(chain.args, args) ? chain.count + 1 : 1
-    chain.tool = tool
-    // Keep the newest arguments even on a repeat: their large key lists are the cached ones.
-    chain.args = args
-    return chain.count
+    const identical = same(chain.last, call)
+    chain.count = identical ? chain.count + 1 : 1
+    // Keep the newest call even on a repeat: its large key lists are the cached ones.
+    chain.last = call
+    return (config.cycles ? cycle(chain, call, identical) : undefined) ?? { calls: [call], count: chain.count, complete: true }
   }
 
-  const reminderFor = (tool: string, args: unknown, count: number): UserMessage | undefined => {
-    const step = config.thresholds.indexOf(count)
-    if (step < 0) return undefined
-    const text = step === 0
-      ? gentleReminder()
-      : detailedReminder(tool, count, preview(canonical(args), config.argumentsPreviewChars))
+  /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
+  const cycle = (chain: Chain, call: Call, identical: boolean): Run | undefined => {
+    const { recent, streaks } = chain
+    for (let p = 2; p <= maxCyclePeriod; p++) {
+      const before = recent[recent.length - p]
+      // Set on every call after the first, so a period with a call `p` back already has a streak.
+      streaks[p] = !identical && before !== undefined && same(before, call) ? streaks[p]! + 1 : 0
+    }
+    recent.push(call)
+    if (recent.length > maxCyclePeriod) recent.shift()
+    for (let p = 2; p <= maxCyclePeriod; p++) {
+      const streak = streaks[p]!
+      if (streak < p) continue
+      const calls = recent.slice(-p)
+      if (calls.every((a, i) => calls.every((b, j) => j <= i || !same(a, b)))) {
+        return { calls, count: Math.floor(streak / p) + 1, complete: streak % p === 0 }
+      }
+    }
+    return undefined
+  }
+
+  const due = ({ count, complete }: Run) => complete
+    && (thresholds.includes(count) || (remindEvery > 0 && count > last && (count - last) % remindEvery === 0))
+
+  const reminderFor = (run: Run): UserMessage => {
+    const [call] = run.calls
+    const text = run.calls.length > 1
+      ? cycleReminder(run.calls.map((c) => ({ tool: c.tool, preview: preview(canonical(c.args), cap) })), run.count)
+      : run.count === thresholds[0]
+        ? gentleReminder()
+        : detailedReminder(call!.tool, run.count, preview(canonical(call!.args), cap))
+    const summary = `${run.calls.map((c) => c.tool).join(' → ')} × ${run.count}`
     return createUserMessage({
       content: [{ type: 'text', text }],
-      source: { kind: 'plugin', plugin: name, form: 'notice', summary: boundContextSummary(`${tool} × ${count}`) },
+      source: { kind: 'plugin', plugin: name, form: 'notice', summary: boundContextSummary(summary) },
     })
   }
 
@@ -292,12 +416,17 @@ export function apply(ctx: Context, config: Config): void {
   // `global` then only skips the per-listener scope check on the hot path.
   const options = { global: scopeOf(ctx) === undefined }
 
-  ctx.on('tools/post-execute', (exec, _result, next) => {
+  ctx.on('tools/post-execute', (exec, result, next) => {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return next()
-    const reminder = reminderFor(tool, args, advance(agent, tool, args))
-    if (reminder === undefined) return next()
-    return next().then((decision) => ({ ...decision, additionalContexts: [reminder, ...decision.additionalContexts ?? []] }))
+    const outcome = config.resultAware ? { isError: result.isError, content: result.content } : undefined
+    const run = advance(agent, { tool, args, outcome })
+    const reminder = due(run) ? reminderFor(run) : undefined
+    const feedback = blockAt > 0 && run.count >= blockAt
+      ? [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.count) }] satisfies ContentBlock[]
+      : undefined
+    if (reminder === undefined && feedback === undefined) return next()
+    return next().then((decision) => decide(decision, reminder, feedback))
   }, options)
 
   ctx.on('agent/pre-step', (payload, next) => {

@@ -12,21 +12,32 @@ import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools 
 import { repeat, ScriptedModel } from './support/model.ts'
 
 const GREP_X = { name: 'grep', args: { pattern: 'x' } }
+const DEFAULTS = {
+  thresholds: [3, 5, 8],
+  argumentsPreviewChars: 500,
+  include: [],
+  exclude: [],
+  resultAware: false,
+  cycles: false,
+  maxCyclePeriod: 4,
+  remindEvery: 0,
+  blockAt: 0,
+}
 
 describe('config', () => {
-  it('defaults: thresholds [3, 5, 8], a 500-character preview, every tool tracked', () => {
-    expect(Reminder.Config({})).toEqual({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [] })
+  it('defaults: thresholds [3, 5, 8], a 500-character preview, every tool tracked, every opt-in off', () => {
+    expect(Reminder.Config({})).toEqual(DEFAULTS)
   })
 
   it('a plugin mounted with no config at all uses the defaults', async () => {
     const ctx = await bootHarness()
     const fiber = await ctx.plugin(Reminder)
-    expect(fiber.config).toEqual({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [] })
+    expect(fiber.config).toEqual(DEFAULTS)
   })
 
   it('every field has a description', () => {
     const fields = Reminder.Config.dict ?? {}
-    expect(Object.keys(fields)).toEqual(['thresholds', 'argumentsPreviewChars', 'include', 'exclude'])
+    expect(Object.keys(fields)).toEqual(Object.keys(DEFAULTS))
     for (const field of Object.values(fields)) expect(field.meta.description).toMatch(/\w{3,}/)
   })
 
@@ -52,9 +63,31 @@ describe('config', () => {
     ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
     ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
     ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got 10)'],
+    ['resultAware', 'yes', 'resultAware must be true or false (got "yes")'],
+    ['resultAware', 1, 'resultAware must be true or false (got 1)'],
+    ['cycles', 'true', 'cycles must be true or false (got "true")'],
+    ['maxCyclePeriod', 1, 'maxCyclePeriod must be an integer from 2 to 8 (got 1)'],
+    ['maxCyclePeriod', 9, 'maxCyclePeriod must be an integer from 2 to 8 (got 9)'],
+    ['maxCyclePeriod', 2.5, 'maxCyclePeriod must be an integer from 2 to 8 (got 2.5)'],
+    ['maxCyclePeriod', '4', 'maxCyclePeriod must be an integer from 2 to 8 (got "4")'],
+    ['remindEvery', -1, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)'],
+    ['remindEvery', 0.5, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got 0.5)'],
+    ['remindEvery', Infinity, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got Infinity)'],
+    ['blockAt', 7, 'blockAt must be an integer at or above the last threshold (8) (got 7)'],
+    ['blockAt', 1, 'blockAt must be an integer at or above the last threshold (8) (got 1)'],
+    ['blockAt', 8.5, 'blockAt must be an integer at or above the last threshold, or 0 (never) (got 8.5)'],
+    ['blockAt', -8, 'blockAt must be an integer at or above the last threshold, or 0 (never) (got -8)'],
+    ['blockAt', '10', 'blockAt must be an integer at or above the last threshold, or 0 (never) (got "10")'],
+    ['blockAt', false, 'blockAt must be an integer at or above the last threshold, or 0 (never) (got false)'],
   ])('%s: %o is rejected at load', async (field, value, message) => {
     const ctx = await bootHarness()
     await expect(ctx.plugin(Reminder, { [field]: value })).rejects.toThrow(`repeat-tool-reminder: ${message}`)
+  })
+
+  it('blockAt is checked against the thresholds as configured', async () => {
+    const ctx = await bootHarness()
+    await expect(ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 3 })).rejects.toThrow('repeat-tool-reminder: blockAt must be an integer at or above the last threshold (4) (got 3)')
+    expect((await ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 4 })).config.blockAt).toBe(4)
   })
 
   it('a value that cannot be shown as JSON is still named in the error', async () => {
@@ -82,7 +115,7 @@ describe('loading from cordis.yml', () => {
     const include = await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(join(dir, 'cordis.yml')).href } })
     await root.loader.await()
     const entries = root.loader.resolve(include).subtree!.store
-    expect(entries.reminder?.fiber?.config).toEqual({ thresholds: [2, 4], argumentsPreviewChars: 500, include: [], exclude: ['todo_write'] })
+    expect(entries.reminder?.fiber?.config).toEqual({ ...DEFAULTS, thresholds: [2, 4], exclude: ['todo_write'] })
     await expect(entries.broken!.fiber!.await()).rejects.toThrow('repeat-tool-reminder: thresholds must be integers >= 2 (got 1)')
 
     registerContentTools(root)

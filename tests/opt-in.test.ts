@@ -1,0 +1,205 @@
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import { describe, expect, it } from 'vitest'
+import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/index.ts'
+import { harness, injected, runAgent } from './support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+
+const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
+const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
+const TODO: ScriptedCall = { name: 'todo_write', args: { todos: [] } }
+const POLL: ScriptedCall = { name: 'poll', args: { job: 7 } }
+const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
+const cycle = (times: number, ...calls: ScriptedCall[]) => turns(...Array.from({ length: times }, () => calls).flat())
+const afterCalls = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => r.afterCall)
+const summaries = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => (r.source as { summary: string }).summary)
+
+describe('resultAware', () => {
+  it('a poll that sees new output each time is not a loop', async () => {
+    const agent = await polling({ thresholds: [2], resultAware: true }, ['1%', '40%', '90%'])
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('without it, the same poll is a run of identical calls', async () => {
+    const agent = await polling({ thresholds: [2] }, ['1%', '40%', '90%'])
+    expect(afterCalls(agent)).toEqual([2])
+  })
+
+  it('a repeat whose outcome repeats too extends the run', async () => {
+    const agent = await polling({ thresholds: [2, 3], resultAware: true }, ['1%', '40%', '40%', '40%'])
+    expect(afterCalls(agent)).toEqual([3, 4])
+  })
+
+  it('a call that starts failing has a new outcome and starts a new run', async () => {
+    const agent = await polling({ thresholds: [2], resultAware: true }, ['done', 'done', 'FAIL', 'FAIL'])
+    expect(afterCalls(agent)).toEqual([2, 4])
+  })
+})
+
+describe('cycles', () => {
+  it('grep, read, grep, read, …: an A-B cycle is reminded at 3 complete repetitions', async () => {
+    const agent = await runAgent(cycle(4, GREP, READ), { cycles: true })
+    const expected = cycleReminder([{ tool: 'grep', preview: '{"pattern":"x"}' }, { tool: 'read_file', preview: '{"path":"a.ts"}' }], 3)
+    expect(injected(agent)).toEqual([{
+      afterCall: 6,
+      text: expected,
+      source: { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep → read_file × 3' },
+    }])
+  })
+
+  it('the cycle text names every call in order, within the preview cap', () => {
+    expect(cycleReminder([{ tool: 'grep', preview: '{"pattern":"x"}' }, { tool: 'read_file', preview: '{"path":"a.ts"}' }], 3)).toBe(
+      'Reminder: you are repeating the same sequence of 2 tool calls with identical arguments; it has now run 3 times in a row:\n'
+      + '1. grep {"pattern":"x"}\n'
+      + '2. read_file {"path":"a.ts"}\n'
+      + 'This sequence is making no progress. Do not run it again with the same arguments. '
+      + 'Inspect the latest results and choose a different action or different arguments, or finish if you already have enough evidence.')
+  })
+
+  it('previews in a cycle reminder are cut at argumentsPreviewChars', async () => {
+    const agent = await runAgent(cycle(2, GREP, READ), { cycles: true, thresholds: [2], argumentsPreviewChars: 5 })
+    expect(injected(agent)[0]?.text).toBe(cycleReminder([{ tool: 'grep', preview: '{"pat… (10 more chars)' }, { tool: 'read_file', preview: '{"pat… (10 more chars)' }], 2))
+  })
+
+  it('a cycle of three calls uses the same thresholds', async () => {
+    const agent = await runAgent(cycle(5, GREP, READ, TODO), { cycles: true, thresholds: [2, 4] })
+    expect(summaries(agent)).toEqual(['grep → read_file → todo_write × 2', 'grep → read_file → todo_write × 4'])
+    expect(afterCalls(agent)).toEqual([6, 12])
+  })
+
+  it('a cycle longer than maxCyclePeriod is not recognised', async () => {
+    const agent = await runAgent(cycle(4, GREP, READ, TODO), { cycles: true, thresholds: [2], maxCyclePeriod: 2 })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('a sequence that repeats a call inside it is not a cycle of distinct calls', async () => {
+    const other = { name: 'grep', args: { pattern: 'y' } }
+    const agent = await runAgent(cycle(4, GREP, READ, GREP, other), { cycles: true, thresholds: [2] })
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('calls that differ only in arguments are distinct calls of a cycle', async () => {
+    const other = { name: 'grep', args: { pattern: 'y' } }
+    const agent = await runAgent(cycle(2, GREP, other), { cycles: true, thresholds: [2] })
+    expect(summaries(agent)).toEqual(['grep → grep × 2'])
+  })
+
+  it('untracked calls inside a cycle stay transparent', async () => {
+    const agent = await runAgent(turns(GREP, TODO, READ, TODO, GREP, READ, TODO), { cycles: true, thresholds: [2], exclude: ['todo_write'] })
+    expect(afterCalls(agent)).toEqual([6])
+  })
+
+  it('a user prompt resets a cycle', async () => {
+    const h = await harness([...cycle(1, GREP, READ), { text: 'pause' }, ...cycle(1, GREP, READ)], { cycles: true, thresholds: [2] })
+    const { agent } = await h.agent()
+    await h.prompt(agent, 'one')
+    await h.prompt(agent, 'two')
+    expect(injected(agent)).toEqual([])
+  })
+
+  it('each agent has its own cycle', async () => {
+    const h = await harness((request) => {
+      const mine = h.model.requests.filter((r) => r.sessionId === request.sessionId).length
+      return mine > 4 ? { text: 'done' } : { calls: [mine % 2 === 1 ? GREP : READ] }
+    }, { cycles: true, thresholds: [2] })
+    const [{ agent: a }, { agent: b }] = await Promise.all([h.agent(), h.agent()])
+    await Promise.all([h.prompt(a), h.prompt(b)])
+    expect([afterCalls(a), afterCalls(b)]).toEqual([[4], [4]])
+  })
+
+  it('a plain identical run keeps its own texts with cycles on', async () => {
+    const agent = await runAgent(turns(READ, GREP, GREP, GREP, GREP, GREP), { cycles: true })
+    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder(), detailedReminder('grep', 5, '{"pattern":"x"}')])
+  })
+
+  it('without cycles (the default) an A-B cycle is never reminded', async () => {
+    const agent = await runAgent(cycle(6, GREP, READ), { thresholds: [2] })
+    expect(injected(agent)).toEqual([])
+  })
+})
+
+describe('remindEvery', () => {
+  it('past the last threshold, the detailed reminder comes back every N repeats', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 10 }, () => GREP)), { thresholds: [2, 3], remindEvery: 3 })
+    expect(afterCalls(agent)).toEqual([2, 3, 6, 9])
+    expect(injected(agent)[3]?.text).toBe(detailedReminder('grep', 9, '{"pattern":"x"}'))
+  })
+
+  it('applies to cycles too', async () => {
+    const agent = await runAgent(cycle(5, GREP, READ), { cycles: true, thresholds: [2], remindEvery: 2 })
+    expect(summaries(agent)).toEqual(['grep → read_file × 2', 'grep → read_file × 4'])
+  })
+})
+
+describe('blockAt', () => {
+  it('from blockAt on, every further call of the run gets a block with feedback; reminders due at the same count still come', async () => {
+    const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
+    expect(results(agent)).toEqual([
+      [false, 'no match for x'],
+      [false, 'no match for x'],
+      [true, withheldFeedback(['grep'], 3)],
+      [true, withheldFeedback(['grep'], 4)],
+      [false, 'contents of a.ts'],
+    ])
+    expect(afterCalls(agent)).toEqual([2, 3])
+  })
+
+  it('the feedback says what was withheld and what to do instead', () => {
+    expect(withheldFeedback(['grep'], 8)).toBe('Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row '
+      + 'with identical arguments, and the repeats are making no progress. The call did run, but its result is not shown again. '
+      + 'Do not repeat it with the same arguments: use the results you already have, take a different action or different arguments, or finish.')
+    expect(withheldFeedback(['grep', 'read_file'], 8)).toContain('you have repeated the same sequence of calls (grep → read_file) 8 times in a row')
+  })
+
+  it('a downstream block or replacement is respected; the reminder still comes first', async () => {
+    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3 })
+    h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
+    const agent = await h.run()
+    expect(results(agent)).toEqual([[false, 'redacted'], [false, 'redacted'], [false, 'redacted']])
+    expect(afterCalls(agent)).toEqual([2, 3])
+  })
+
+  it('a block keeps the contexts a downstream listener attached', async () => {
+    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
+    h.ctx.on('tools/post-execute', async (exec, _result, next) => {
+      const decision = await next()
+      const note = createUserMessage({ content: [{ type: 'text', text: `note ${exec.callId}` }], source: { kind: 'plugin', plugin: 'policy' } })
+      return { ...decision, additionalContexts: [note] }
+    })
+    const agent = await h.run()
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[1, 'note call-1-1'], [2, gentleReminder()], [2, 'note call-2-1']])
+    expect(results(agent).map(([isError]) => isError)).toEqual([false, true])
+  })
+
+  it('blocks a cycle from blockAt complete repetitions on', async () => {
+    const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
+    expect(results(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
+    expect(results(agent)[3]?.[1]).toBe(withheldFeedback(['grep', 'read_file'], 2))
+  })
+})
+
+/** Each tool result in the agent's log as [isError, text]. */
+function results(agent: Parameters<typeof injected>[0]): [boolean, string][] {
+  return agent.session.events.flatMap((event) => {
+    if (event.type !== 'tool/result') return []
+    const [block] = event.data.message.content
+    return [[block.isError === true, block.content.map((c) => c.type === 'text' ? c.text : '').join('')]]
+  })
+}
+
+/** An agent polling one job whose status reads `outputs` in turn; `FAIL` makes the poll throw. */
+async function polling(config: Record<string, unknown>, outputs: string[]) {
+  const h = await harness(turns(...outputs.map(() => POLL)), config)
+  let i = 0
+  h.ctx.tools.register(defineContentToolFixture({
+    name: 'poll',
+    description: 'Read the status of a job.',
+    parameters: { job: { type: 'number' } },
+    async execute() {
+      const output = outputs[i++]!
+      if (output === 'FAIL') throw new Error('job lost')
+      return [{ type: 'text', text: output }]
+    },
+  }))
+  return h.run()
+}
