@@ -56,6 +56,7 @@ const SUBJECTS: Subject[] = [
   { label: 'pass-through listener', plugin: PassThrough },
   { label: 'stock', plugin: Stock },
   { label: 'this package', plugin: Reminder },
+  { label: 'this package, cycles + resultAware', plugin: Reminder, config: { cycles: true, resultAware: true } },
 ]
 
 const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: 'ok' }] })
@@ -68,6 +69,7 @@ function workloads(): Workload[] {
   return [
     { label: 'small identical', calls: [call('grep', small)], perSample: 4_000 },
     { label: 'small alternating', calls: [call('grep', small), call('glob', small)], perSample: 4_000 },
+    { label: 'small 3-call cycle', calls: [call('grep', small), call('glob', small), call('read', small)], perSample: 4_000 },
     { label: '1 MB identical', calls: [call('write', megabyte('a'))], perSample: QUICK ? 2 : 8 },
     { label: '1 MB alternating', calls: [call('write', megabyte('a')), call('read', megabyte('b'))], perSample: QUICK ? 2 : 8 },
     { label: 'nested identical', calls: [call('apply', nested(0))], perSample: QUICK ? 4 : 16 },
@@ -96,7 +98,7 @@ function delivered(args: unknown): unknown {
 async function mount(subject: Subject): Promise<Mounted> {
   const ctx = await bootHarness({ invariants: false })
   if (subject.plugin) await ctx.plugin(subject.plugin as typeof Reminder, subject.config ?? {})
-  const { agent } = await ctx.agents.create({ sessionId: SessionId(`bench-${subject.label}`) })
+  const { agent } = await ctx.agents.create({ sessionId: SessionId(`bench-${subject.label.replace(/\W+/g, '-')}`) })
   return { subject, ctx, agent }
 }
 
@@ -156,6 +158,7 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
     passThrough: cost(1),
     stock: cost(2),
     ours: cost(3),
+    optIn: cost(4),
     stringify: median(perRound.map((ns) => ns.at(-1)!)),
   }
 }
@@ -203,10 +206,10 @@ async function main() {
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
   for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
-  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify |')
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify | this guard, cycles + resultAware |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows) {
-    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`]
+    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`, format(r.optIn)]
     console.log(`| ${cells.join(' | ')} |`)
   }
   for (const m of mounted) await m.ctx.fiber.dispose()
@@ -214,7 +217,7 @@ async function main() {
 
   console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed; after 1,000 warm-up agents), after forced GC:`)
   const growth = []
-  for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough)) growth.push([subject.label, await churn(subject)] as const)
+  for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough && s.config === undefined)) growth.push([subject.label, await churn(subject)] as const)
   const floor = growth[0]![1]
   for (const [label, bytes] of growth) {
     console.log(`  ${label}: ${(bytes / 1e6).toFixed(2)} MB${label === 'no guard' ? '' : ` (guard's share: ${((bytes - floor) / 1e6).toFixed(2)} MB)`}`)
