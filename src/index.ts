@@ -78,6 +78,8 @@ interface Chain {
   recent: Call[]
   /** `streaks[p]`: how many calls in a row equalled the call `p` places before them (only with `cycles`). */
   streaks: number[]
+  /** The period of the cycle last confirmed to be of distinct calls while its streak lasts; 0 for none. */
+  period: number
 }
 
 /** The run a call extends: one call repeated, or a cycle of distinct calls, and its length so far. */
@@ -364,7 +366,7 @@ export function apply(ctx: Context, config: Config): void {
   const advance = (agent: Agent, call: Call): Run => {
     const chain = chains.get(agent)
     if (chain === undefined) {
-      chains.set(agent, { last: call, count: 1, recent: [call], streaks: [] })
+      chains.set(agent, { last: call, count: 1, recent: [call], streaks: [], period: 0 })
       return { calls: [call], count: 1, complete: true }
     }
     const identical = same(chain.last, call)
@@ -384,11 +386,14 @@ export function apply(ctx: Context, config: Config): void {
     }
     recent.push(call)
     if (recent.length > maxCyclePeriod) recent.shift()
+    if (chain.period > 0 && streaks[chain.period]! < chain.period) chain.period = 0
     for (let p = 2; p <= maxCyclePeriod; p++) {
       const streak = streaks[p]!
       if (streak < p) continue
       const calls = recent.slice(-p)
-      if (calls.every((a, i) => calls.every((b, j) => j <= i || !same(a, b)))) {
+      // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
+      if (p === chain.period || calls.every((a, i) => calls.every((b, j) => j <= i || !same(a, b)))) {
+        chain.period = p
         return { calls, count: Math.floor(streak / p) + 1, complete: streak % p === 0 }
       }
     }

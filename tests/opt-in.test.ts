@@ -67,6 +67,12 @@ describe('cycles', () => {
     expect(afterCalls(agent)).toEqual([6, 12])
   })
 
+  it('a cycle that breaks and starts again counts from the start again', async () => {
+    const agent = await runAgent([...cycle(2, GREP, READ), ...turns(TODO, TODO), ...cycle(2, GREP, READ)], { cycles: true, thresholds: [2] })
+    expect(summaries(agent)).toEqual(['grep → read_file × 2', 'todo_write × 2', 'grep → read_file × 2'])
+    expect(afterCalls(agent)).toEqual([4, 6, 10])
+  })
+
   it('a cycle longer than maxCyclePeriod is not recognised', async () => {
     const agent = await runAgent(cycle(4, GREP, READ, TODO), { cycles: true, thresholds: [2], maxCyclePeriod: 2 })
     expect(injected(agent)).toEqual([])
