@@ -12,7 +12,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { scopeOf } from '@deepseek-ai/dsh-scope'
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type { PostToolDecision } from '@deepseek-ai/dsh-tools'
+import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import Schema from '@deepseek-ai/schemastery'
 
 /** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
@@ -63,7 +63,7 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
 }) as Schema<Partial<Config>, Config>
 
 /** One tracked call as the guard remembers it. */
-interface Call {
+export interface Call {
   tool: string
   args: unknown
   /** With `resultAware`, the error flag and content the tool returned; otherwise undefined. */
@@ -83,7 +83,7 @@ interface Chain {
 }
 
 /** The run a call extends: one call repeated, or a cycle of distinct calls, and its length so far. */
-interface Run {
+export interface Run {
   calls: Call[]
   count: number
   /** Whether this call completes a repetition, the only moment a reminder can be due. */
@@ -348,8 +348,28 @@ function decide(decision: PostToolDecision, reminder: UserMessage | undefined, f
   return { ...decision, additionalContexts }
 }
 
-/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets. */
-export function apply(ctx: Context, config: Config): void {
+/** One tracked call's effect: the runs it extends and what the live listener attaches to it. */
+export interface Observation {
+  /** How many identical calls in a row this call makes, itself included. */
+  repeats: number
+  /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
+  cycle: Run | undefined
+  /** The reminder due at this call, if any. */
+  reminder: UserMessage | undefined
+  /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
+  feedback: ContentBlock[] | undefined
+}
+
+/** The guard without the harness wiring: what the plugin's two listeners call, and what `replay` drives. */
+export interface Guard {
+  /** One `tools/post-execute` pass; undefined when the call is ignored (no agent, dispatched by a tool, or untracked). */
+  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined
+  /** One `agent/pre-step` pass: a message from the user entering the step clears the agent's runs. */
+  step(agent: Agent, messages: readonly UserMessage[]): void
+}
+
+/** Build the guard for a validated config; throws like plugin load when `blockAt` is below the last threshold. */
+export function createGuard(config: Config): Guard {
   const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod } = config
   const last = thresholds.at(-1)!
   if (blockAt > 0 && blockAt < last) fail(`blockAt must be an integer at or above the last threshold (${last})`, blockAt)
@@ -362,18 +382,18 @@ export function apply(ctx: Context, config: Config): void {
 
   const same = (a: Call, b: Call) => a.tool === b.tool && sameJson(a.args, b.args) && sameJson(a.outcome, b.outcome)
 
-  /** Advance the agent's state with one tracked call; return the run the call is part of. */
-  const advance = (agent: Agent, call: Call): Run => {
+  /** Advance the agent's state with one tracked call; return its identical run and its cycle, if any. */
+  const advance = (agent: Agent, call: Call): [repeats: number, cycle: Run | undefined] => {
     const chain = chains.get(agent)
     if (chain === undefined) {
       chains.set(agent, { last: call, count: 1, recent: [call], streaks: [], period: 0 })
-      return { calls: [call], count: 1, complete: true }
+      return [1, undefined]
     }
     const identical = same(chain.last, call)
     chain.count = identical ? chain.count + 1 : 1
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
     chain.last = call
-    return (config.cycles ? cycle(chain, call, identical) : undefined) ?? { calls: [call], count: chain.count, complete: true }
+    return [chain.count, config.cycles ? cycle(chain, call, identical) : undefined]
   }
 
   /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
@@ -417,25 +437,39 @@ export function apply(ctx: Context, config: Config): void {
     })
   }
 
+  return {
+    observe(exec, result) {
+      const { agent, name: tool, arguments: args } = exec
+      if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
+      const call = { tool, args, outcome: config.resultAware ? { isError: result.isError, content: result.content } : undefined }
+      const [repeats, cycle] = advance(agent, call)
+      const run = cycle ?? { calls: [call], count: repeats, complete: true }
+      const feedback = blockAt > 0 && run.count >= blockAt
+        ? [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.count) }] satisfies ContentBlock[]
+        : undefined
+      return { repeats, cycle, reminder: due(run) ? reminderFor(run) : undefined, feedback }
+    },
+    step(agent, messages) {
+      if (messages.some((message) => message.source.kind === 'user')) chains.delete(agent)
+    },
+  }
+}
+
+/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets. */
+export function apply(ctx: Context, config: Config): void {
+  const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
   // `global` then only skips the per-listener scope check on the hot path.
   const options = { global: scopeOf(ctx) === undefined }
 
   ctx.on('tools/post-execute', (exec, result, next) => {
-    const { agent, name: tool, arguments: args } = exec
-    if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return next()
-    const outcome = config.resultAware ? { isError: result.isError, content: result.content } : undefined
-    const run = advance(agent, { tool, args, outcome })
-    const reminder = due(run) ? reminderFor(run) : undefined
-    const feedback = blockAt > 0 && run.count >= blockAt
-      ? [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.count) }] satisfies ContentBlock[]
-      : undefined
-    if (reminder === undefined && feedback === undefined) return next()
-    return next().then((decision) => decide(decision, reminder, feedback))
+    const seen = guard.observe(exec, result)
+    if (seen?.reminder === undefined && seen?.feedback === undefined) return next()
+    return next().then((decision) => decide(decision, seen.reminder, seen.feedback))
   }, options)
 
   ctx.on('agent/pre-step', (payload, next) => {
-    if (payload.messages.some((message) => message.source.kind === 'user')) chains.delete(payload.agent)
+    guard.step(payload.agent, payload.messages)
     return next()
   }, options)
 }
