@@ -299,6 +299,11 @@ function preview(text: string, cap: number): string {
   return `${text.slice(0, cut)}… (${text.length - cut} more chars)`
 }
 
+/** The canonical form of `args`, head-truncated to `cap` code units as reminders quote it. */
+export function argumentsPreview(args: unknown, cap: number): string {
+  return preview(canonical(args), cap)
+}
+
 /** The short reminder at the first threshold. */
 export function gentleReminder(): string {
   return 'Reminder: you are repeating the exact same tool call with identical arguments. '
@@ -426,10 +431,10 @@ export function createGuard(config: Config): Guard {
   const reminderFor = (run: Run): UserMessage => {
     const [call] = run.calls
     const text = run.calls.length > 1
-      ? cycleReminder(run.calls.map((c) => ({ tool: c.tool, preview: preview(canonical(c.args), cap) })), run.count)
+      ? cycleReminder(run.calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap) })), run.count)
       : run.count === thresholds[0]
         ? gentleReminder()
-        : detailedReminder(call!.tool, run.count, preview(canonical(call!.args), cap))
+        : detailedReminder(call!.tool, run.count, argumentsPreview(call!.args, cap))
     const summary = `${run.calls.map((c) => c.tool).join(' → ')} × ${run.count}`
     return createUserMessage({
       content: [{ type: 'text', text }],

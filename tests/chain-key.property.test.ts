@@ -20,7 +20,7 @@ describe('chain key (property-based)', () => {
       const reminded = injected(agent).length - before === 1
       expect(reminded).toBe(reference(first) === reference(second))
     }), { numRuns: 200 })
-  })
+  }, 60_000)
 })
 
 function call(args: unknown): ScriptedTurn {

@@ -1,0 +1,332 @@
+import { mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import { describe, expect, it } from 'vitest'
+import { main, type SessionReport } from '../src/cli.ts'
+import type { Config } from '../src/index.ts'
+import { harness, untilIdle } from './support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+
+const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
+const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
+const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
+const TODO: ScriptedCall = { name: 'todo_write', args: { todos: [] } }
+const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
+const LOOPY = turns(GREP_X, GREP_X, GREP_X, GREP_X, GREP_X, READ, GREP_Y, GREP_Y)
+
+describe('replay: what the logs say', () => {
+  it.each(['none', 'zstd'] as const)('a %s-compressed log: runs, histogram, tools, cost and reminders, exactly', async (compression) => {
+    const root = await record(compression, [{ id: 'loopy', script: LOOPY }])
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(0)
+    const [session] = report.sessions
+    expect(session).toEqual({
+      file: join(root, '_no-cwd', 'loopy', compression === 'zstd' ? 'session.jsonl.zstd' : 'session.jsonl'),
+      id: 'loopy',
+      toolCalls: 8,
+      trackedCalls: 8,
+      runs: [
+        { tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 5 },
+        { tool: 'grep', arguments: '{"pattern":"y"}', start: 7, length: 2 },
+      ],
+      cycles: [],
+      histogram: { 2: 1, 5: 1 },
+      tools: [{ tool: 'grep', runs: 2, repeatedCalls: 5 }],
+      recordedReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
+      configReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
+      configBlocks: [],
+      cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length },
+    })
+    expect(report.errors).toEqual([])
+  })
+
+  it('a replay with the live config reproduces the reminders recorded in the log; another config shows what it would do', async () => {
+    const live: Partial<Config> = { thresholds: [2, 4], exclude: ['todo_write'] }
+    const root = await record('none', [{ id: 'live', script: turns(GREP_X, TODO, GREP_X, GREP_X, TODO, GREP_X, READ, READ) }], live)
+    const same = (await replayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
+    expect(same.recordedReminders).toEqual([{ afterCall: 3, summary: 'grep × 2' }, { afterCall: 6, summary: 'grep × 4' }, { afterCall: 8, summary: 'read_file × 2' }])
+    expect(same.configReminders).toEqual(same.recordedReminders)
+    expect(same.trackedCalls).toBe(6)
+    const other = (await replayJson([root, '--thresholds', '3'])).report.sessions[0]!
+    expect(other.configReminders).toEqual([])
+    expect(other.trackedCalls).toBe(8)
+  })
+
+  it('a user prompt in the log resets the run, as it did live', async () => {
+    const root = await record('none', [{ id: 'two-prompts', script: [...turns(GREP_X, GREP_X), { text: 'ok' }, ...turns(GREP_X, GREP_X)], prompts: 2 }])
+    const session = (await replayJson([root])).report.sessions[0]!
+    expect(session.runs.map((r) => [r.start, r.length])).toEqual([[1, 2], [3, 2]])
+    expect(session.configReminders).toEqual([])
+  })
+
+  it('each session is its own agent; subagent sessions name their parent; totals add up', async () => {
+    const root = await record('none', [
+      { id: 'parent', script: turns(GREP_X, GREP_X, GREP_X) },
+      { id: 'child', script: turns(READ, READ), parent: 'parent' },
+    ])
+    const { report } = await replayJson([root])
+    expect(report.sessions.map((s) => [s.id, s.parentSession, s.runs.length])).toEqual([['child', 'parent', 1], ['parent', undefined, 1]])
+    expect(report.total).toMatchObject({
+      toolCalls: 5,
+      trackedCalls: 5,
+      histogram: { 2: 1, 3: 1 },
+      tools: [{ tool: 'grep', runs: 1, repeatedCalls: 2 }, { tool: 'read_file', runs: 1, repeatedCalls: 1 }],
+      recordedReminders: [{ afterCall: 3, summary: 'grep × 3' }],
+      cost: { calls: 3 },
+    })
+    const { out } = await replay(['replay', root])
+    expect(out).toContain('session child (subagent of parent)\n')
+    expect(out).toContain('  tools that loop most: read_file (1 run, 1 repeated call)\n')
+  })
+
+  it('--cycles reports cycles and counts their repeated calls as cost', async () => {
+    const root = await record('none', [{ id: 'cycling', script: turns(TODO, GREP_X, READ, GREP_X, READ, GREP_X, READ, TODO) }])
+    const session = (await replayJson([root, '--cycles', '--thresholds', '2'])).report.sessions[0]!
+    expect(session.cycles).toEqual([{ tools: ['grep', 'read_file'], start: 2, repetitions: 3 }])
+    expect(session.configReminders).toEqual([{ afterCall: 5, summary: 'grep → read_file × 2' }])
+    expect(session.cost.calls).toBe(4)
+    expect(session.runs).toEqual([])
+  })
+
+  it('every config option reaches the guard', async () => {
+    const root = await record('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP_X)) }])
+    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--preview', '4', '--include', 'gr*']
+    const { report } = await replayJson([root, ...args])
+    expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
+    const session = report.sessions[0]!
+    expect(session.configReminders.map((r) => r.afterCall)).toEqual([2, 3, 6, 9])
+    expect(session.configBlocks).toEqual([5, 6, 7, 8, 9])
+    expect(session.runs[0]?.arguments).toBe('{"pa… (11 more chars)')
+  })
+
+  it('arguments are read as the loop parsed them: empty as {}, malformed as the raw text', async () => {
+    const root = await record('none', [{ id: 'odd', script: turns({ name: 'grep', args: '' }, { name: 'grep', args: '{}' }, { name: 'grep', args: '{"p":' }, { name: 'grep', args: '{"p":' }) }])
+    const session = (await replayJson([root, '--thresholds', '2'])).report.sessions[0]!
+    expect(session.runs).toEqual([
+      { tool: 'grep', arguments: '{}', start: 1, length: 2 },
+      { tool: 'grep', arguments: '"{\\"p\\":"', start: 3, length: 2 },
+    ])
+  })
+
+  it('prints a readable report by default', async () => {
+    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+    const { status, out } = await replay(['replay', root, '--block-at', '8'])
+    expect(status).toBe(0)
+    expect(out).toBe([
+      'session loopy',
+      `  ${join(root, '_no-cwd', 'loopy', 'session.jsonl')}`,
+      '  8 tool calls, 8 tracked',
+      '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
+      '  run lengths: 2: 1, 5: 1',
+      '  tools that loop most: grep (2 runs, 5 repeated calls)',
+      '  reminders in the log: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
+      '',
+      'total: 1 session',
+      '  8 tool calls, 8 tracked',
+      '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
+      '  run lengths: 2: 1, 5: 1',
+      '  tools that loop most: grep (2 runs, 5 repeated calls)',
+      '  reminders in the log: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
+      '',
+    ].join('\n'))
+  })
+
+  it('a readable report of sessions without loops, with a cycle and with blocks', async () => {
+    const root = await record('none', [
+      { id: 'calm', script: turns(GREP_X, READ) },
+      { id: 'cycling', script: turns(GREP_X, READ, GREP_X, READ, GREP_X, READ) },
+    ])
+    const { out } = await replay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
+    expect(out).toContain('session calm\n')
+    expect(out).toContain('  identical runs: none\n  run lengths: none\n  tools that loop most: none\n  reminders in the log: none\n  reminders with this config: none\n')
+    expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
+    expect(out).toContain('  results this config withholds: calls 6\n')
+    expect(out).toContain('total: 2 sessions\n')
+  })
+
+  it('shows progress on a terminal when it reads more than a handful of sessions', async () => {
+    const root = await record('none', Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP_X) })))
+    const { err, status } = await replay(['replay', root], true)
+    expect(status).toBe(0)
+    expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
+    expect((await replay(['replay', root], false)).err).toBe('')
+  })
+
+  it('a path can be the sessions root, a project folder, a session folder or the log itself', async () => {
+    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+    const file = join(root, '_no-cwd', 'loopy', 'session.jsonl')
+    for (const path of [root, join(root, '_no-cwd'), join(root, '_no-cwd', 'loopy'), file]) {
+      expect((await replayJson([path])).report.sessions.map((s) => s.file)).toEqual([file])
+    }
+  })
+})
+
+describe('replay: bad input', () => {
+  it('a missing path is reported; the other sessions still are; exit status 1', async () => {
+    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+    const missing = join(root, 'nope')
+    const { status, report, err } = await replayJson([missing, root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${missing}: no such file or directory\n`)
+    expect(report.errors).toEqual([{ path: missing, reason: 'no such file or directory' }])
+    expect(report.sessions.map((s) => s.id)).toEqual(['loopy'])
+  })
+
+  it('a file that is not a JSONL transcript, and a folder without any, are reported', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rtr-empty-'))
+    await writeFile(join(dir, 'notes.txt'), 'hello')
+    const { status, err } = await replay(['replay', join(dir, 'notes.txt'), dir])
+    expect(status).toBe(1)
+    expect(err).toBe([
+      `repeat-tool-reminder replay: ${join(dir, 'notes.txt')}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)`,
+      `repeat-tool-reminder replay: ${dir}: no session.jsonl or session.jsonl.zstd below this directory`,
+      '',
+    ].join('\n'))
+  })
+
+  it('a log with a corrupt header is reported; the good one beside it is read', async () => {
+    const root = await record('none', [{ id: 'good', script: LOOPY }, { id: 'bad', script: LOOPY }])
+    const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
+    await writeFile(bad, `{"type":"session",garbage\n${(await readFile(bad, 'utf8')).split('\n').slice(1).join('\n')}`)
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(report.errors).toEqual([{ path: bad, reason: 'no valid session header (not a session log, a corrupt one, or another format version)' }])
+    expect(report.sessions.map((s) => s.id)).toEqual(['good'])
+  })
+
+  it('a log from another format version is reported', async () => {
+    const root = await record('none', [{ id: 'future', script: LOOPY }])
+    const file = join(root, '_no-cwd', 'future', 'session.jsonl')
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"version":0', '"version":7'))
+    const { status, report } = await replayJson([file])
+    expect(status).toBe(1)
+    expect(report.errors).toEqual([{ path: file, reason: expect.stringContaining('uses log format v7, but this harness reads only v0') }])
+  })
+
+  it('a compressed log with a damaged frame is reported with the backend\'s reason', async () => {
+    const root = await record('zstd', [{ id: 'damaged', script: LOOPY }])
+    const file = join(root, '_no-cwd', 'damaged', 'session.jsonl.zstd')
+    const bytes = await readFile(file)
+    bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+    await writeFile(file, bytes)
+    const { status, report } = await replayJson([file])
+    expect(status).toBe(1)
+    expect(report.errors).toHaveLength(1)
+    expect(report.errors[0]!.reason).toMatch(/\w/)
+    expect(report.sessions).toEqual([])
+  })
+
+  it('a truncated log is read up to what was committed, and left as it is', async () => {
+    const root = await record('none', [{ id: 'torn', script: LOOPY }])
+    const file = join(root, '_no-cwd', 'torn', 'session.jsonl')
+    const text = await readFile(file, 'utf8')
+    const cut = text.indexOf('"type":"tool/result"', text.indexOf('"type":"tool/result"') + 1) + 10
+    await truncate(file, Buffer.byteLength(text.slice(0, cut)))
+    const before = await snapshot(root)
+    const { status, report } = await replayJson([file])
+    expect(status).toBe(0)
+    expect(report.sessions[0]).toMatchObject({ toolCalls: 2, runs: [{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 2 }] })
+    expect(await snapshot(root)).toEqual(before)
+  })
+
+  it('a root holding both encodings is refused for the sessions in it, with the backend\'s reason', async () => {
+    const root = await record('none', [{ id: 'plain', script: LOOPY }])
+    await mkdir(join(root, '_no-cwd', 'packed'), { recursive: true })
+    await writeFile(join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), '')
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(report.errors.map((e) => e.path).sort()).toEqual([join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), join(root, '_no-cwd', 'plain', 'session.jsonl')])
+  })
+
+  it('never creates or changes a file under the paths it reads', async () => {
+    const root = await record('zstd', [{ id: 'a', script: LOOPY }, { id: 'b', script: LOOPY }])
+    const before = await snapshot(root)
+    await replayJson([root, '--cycles'])
+    expect(await snapshot(root)).toEqual(before)
+  })
+})
+
+describe('replay: options', () => {
+  it('--help prints the usage', async () => {
+    const { status, out } = await replay(['--help'])
+    expect(status).toBe(0)
+    expect(out).toMatch(/^Usage: repeat-tool-reminder replay <session file or sessions root>\.\.\. \[options\]/)
+  })
+
+  it.each([
+    [['replay', '/tmp', '--nope'], "repeat-tool-reminder: Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"\n"],
+    [[], 'repeat-tool-reminder: unknown command ""; try: repeat-tool-reminder replay <path>... (--help for more)\n'],
+    [['play', '/tmp'], 'repeat-tool-reminder: unknown command "play"; try: repeat-tool-reminder replay <path>... (--help for more)\n'],
+    [['replay'], 'repeat-tool-reminder: replay needs at least one session file or sessions root\n'],
+    [['replay', '/tmp', '--thresholds', '1'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)\n'],
+    [['replay', '/tmp', '--preview', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")\n'],
+    [['replay', '/tmp', '--block-at', '4'], 'repeat-tool-reminder: blockAt must be an integer at or above the last threshold (8) (got 4)\n'],
+    [['replay', '/tmp', '--max-cycle-period', '9'], 'repeat-tool-reminder: maxCyclePeriod must be an integer from 2 to 8 (got 9)\n'],
+    [['replay', '/tmp', '--remind-every=-1'], 'repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)\n'],
+  ])('%j exits 2 with a one-line reason', async (argv, message) => {
+    const { status, out, err } = await replay(argv)
+    expect(status).toBe(2)
+    expect(out).toBe('')
+    expect(err).toBe(message)
+  })
+})
+
+interface Recorded {
+  id: string
+  script: ScriptedTurn[]
+  /** How many user prompts to send, one after another (default 1). */
+  prompts?: number
+  /** Record this session as a subagent of that one. */
+  parent?: string
+}
+
+/** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
+async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'rtr-sessions-'))
+  for (const { id, script, prompts = 1, parent } of sessions) {
+    const h = await harness(script, config)
+    await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
+    h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
+      const decision = await next()
+      const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
+      return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
+    })
+    const meta = parent === undefined ? {} : { meta: { parentSession: SessionId(parent), origin: 'subagent' as const, delegationDepth: 1 } }
+    const { agent } = await h.ctx.agents.create({ sessionId: SessionId(id), agentOptions: { provider: 'scripted', model: 'm' }, ...meta })
+    for (let i = 0; i < prompts; i++) {
+      const idle = untilIdle(h.ctx, agent)
+      agent.followup(createUserMessage({ content: [{ type: 'text', text: `prompt ${i}` }], source: { kind: 'user' } }))
+      await idle
+    }
+    await h.ctx.fiber.dispose()
+  }
+  return root
+}
+
+async function replay(argv: string[], progress = false) {
+  let out = ''
+  let err = ''
+  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress })
+  return { status, out, err }
+}
+
+async function replayJson(args: string[]) {
+  const { status, out, err } = await replay(['replay', ...args, '--json'])
+  return { status, err, report: JSON.parse(out) as { config: Config, sessions: SessionReport[], total: SessionReport, errors: { path: string, reason: string }[] } }
+}
+
+/** Every file below `root` with its size and modification time. */
+async function snapshot(root: string) {
+  const files = (await readdir(root, { recursive: true })).sort()
+  return Promise.all(files.map(async (file) => {
+    const info = await stat(join(root, file))
+    return [file, info.size, info.mtimeMs]
+  }))
+}
