@@ -128,11 +128,10 @@ describe('replay: what the logs say', () => {
       '',
       'total: 1 session',
       '  8 tool calls, 8 tracked',
-      '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
+      '  identical runs: 2 (longest 5), cycles: 0',
       '  run lengths: 2: 1, 5: 1',
       '  tools that loop most: grep (2 runs, 5 repeated calls)',
-      '  reminders in the log: after call 3 (grep × 3), after call 5 (grep × 5)',
-      '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  reminders: 2 in the logs, 2 with this config; results this config withholds: 0',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
       '',
     ].join('\n'))
@@ -148,7 +147,7 @@ describe('replay: what the logs say', () => {
     expect(out).toContain('  identical runs: none\n  run lengths: none\n  tools that loop most: none\n  reminders in the log: none\n  reminders with this config: none\n')
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
     expect(out).toContain('  results this config withholds: calls 6\n')
-    expect(out).toContain('total: 2 sessions\n')
+    expect(out).toContain('total: 2 sessions\n  8 tool calls, 8 tracked\n  identical runs: 0 (longest 0), cycles: 1\n')
   })
 
   it('shows progress on a terminal when it reads more than a handful of sessions', async () => {
