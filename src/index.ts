@@ -44,7 +44,7 @@ export interface Config {
 export const Config: Schema<Partial<Config>, Config> = Schema.object({
   thresholds: field(thresholds, [3, 5, 8],
     'Run lengths (integers >= 2, no repeats) at which a reminder is due. The first gets a short reminder, later ones a detailed one; past the last the guard is silent.'),
-  argumentsPreviewChars: field(previewChars, 500,
+  argumentsPreviewChars: field(integer('argumentsPreviewChars must be a positive integer', 1), 500,
     'Most characters of canonical arguments quoted in a detailed reminder; the rest is summarised as "… (N more chars)". Detection always compares the full arguments.'),
   include: field(patterns('include'), [],
     'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'),
@@ -54,11 +54,11 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop.'),
   cycles: field(flag('cycles'), false,
     'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
-  maxCyclePeriod: field(cyclePeriod, 4,
+  maxCyclePeriod: field(integer('maxCyclePeriod must be an integer from 2 to 8', 2, 8), 4,
     'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
-  remindEvery: field(remindEvery, 0,
+  remindEvery: field(integer('remindEvery must be an integer >= 0 (0 = silent after the last threshold)', 0), 0,
     'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
-  blockAt: field(blockAt, 0,
+  blockAt: field(integer('blockAt must be an integer at or above the last threshold, or 0 (never)', 0), 0,
     'From this run length on (an integer at or above the last threshold), block every further call of the run: the model gets feedback instead of the result. The call has already run. 0 never blocks.'),
 }) as Schema<Partial<Config>, Config>
 
@@ -124,29 +124,19 @@ function thresholds(value: unknown): number[] {
   return sorted
 }
 
+function integer(rule: string, min: number, max = Infinity) {
+  return (value: unknown): number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+    ? value as number
+    : fail(rule, value)
+}
+
 function flag(key: 'resultAware' | 'cycles') {
   return (value: unknown): boolean => typeof value === 'boolean' ? value : fail(`${key} must be true or false`, value)
 }
 
-function cyclePeriod(value: unknown): number {
-  if (!Number.isInteger(value) || (value as number) < 2 || (value as number) > 8) fail('maxCyclePeriod must be an integer from 2 to 8', value)
-  return value as number
-}
 
-function remindEvery(value: unknown): number {
-  if (!Number.isInteger(value) || (value as number) < 0) fail('remindEvery must be an integer >= 0 (0 = silent after the last threshold)', value)
-  return value as number
-}
 
-function blockAt(value: unknown): number {
-  if (!Number.isInteger(value) || (value as number) < 0) fail('blockAt must be an integer at or above the last threshold, or 0 (never)', value)
-  return value as number
-}
 
-function previewChars(value: unknown): number {
-  if (!Number.isInteger(value) || (value as number) < 1) fail('argumentsPreviewChars must be a positive integer', value)
-  return value as number
-}
 
 function patterns(key: 'include' | 'exclude') {
   return (value: unknown): string[] => {
