@@ -11,6 +11,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { scopeTarget } from '@deepseek-ai/dsh-scope'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
+import { deliveredArguments } from '../src/cli.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../tests/support/harness.ts'
 
@@ -81,18 +82,9 @@ function call(name: string, args: unknown) {
   return { name, arguments: args }
 }
 
-/** Parse a fresh copy and freeze it deeply, as the loop and the registry do. */
+/** A fresh copy of `args` as the harness delivers it: parsed from the model's JSON, then deep-frozen. */
 function delivered(args: unknown): unknown {
-  const copy: unknown = JSON.parse(JSON.stringify(args))
-  const pending = [copy]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (value !== null && typeof value === 'object') {
-      Object.freeze(value)
-      pending.push(...Object.values(value))
-    }
-  }
-  return copy
+  return deliveredArguments(JSON.stringify(args))
 }
 
 async function mount(subject: Subject): Promise<Mounted> {

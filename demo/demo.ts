@@ -15,6 +15,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type GenerateOptions } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
+import { CONFIG_FLAGS, configFromFlags } from '../src/cli.ts'
 import { ScriptedModel, type ScriptedTurn } from '../tests/support/model.ts'
 
 /** The plugin modules the demo mounts: the built package, or the sources under test. */
@@ -50,6 +51,8 @@ Options:
   --include PATTERN   track only matching tools (repeatable, or a comma list)
   --exclude PATTERN   never track matching tools (repeatable, or a comma list)
   --preview N         characters of arguments quoted in a detailed reminder (default 500)
+  --result-aware, --cycles, --max-cycle-period N, --remind-every N, --block-at N
+                      the opt-in options (see the README)
   --repeats N         most identical searches the stuck model makes (default 12)
   --json              print the transcript as JSON lines and nothing else
   --help              show this help`
@@ -96,10 +99,7 @@ function parseOptions(argv: string[]): Options {
     strict: true,
     allowPositionals: false,
     options: {
-      thresholds: { type: 'string' },
-      include: { type: 'string', multiple: true },
-      exclude: { type: 'string', multiple: true },
-      preview: { type: 'string' },
+      ...CONFIG_FLAGS,
       repeats: { type: 'string', default: '12' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -107,19 +107,7 @@ function parseOptions(argv: string[]): Options {
   })
   const repeats = Number(values.repeats)
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a positive integer (got ${values.repeats})`)
-  const list = (items: string[]) => items.flatMap((item) => item.split(',')).filter((item) => item !== '')
-  const config: Record<string, unknown> = {}
-  if (values.thresholds !== undefined) config.thresholds = values.thresholds.split(',').map(numberOrText)
-  if (values.include) config.include = list(values.include)
-  if (values.exclude) config.exclude = list(values.exclude)
-  if (values.preview !== undefined) config.argumentsPreviewChars = numberOrText(values.preview)
-  return { config, repeats, json: values.json, help: values.help }
-}
-
-/** A number where the text is one; otherwise the text itself, for the plugin to judge and name. */
-function numberOrText(text: string): number | string {
-  const n = Number(text)
-  return text.trim() !== '' && Number.isFinite(n) ? n : text
+  return { config: configFromFlags(values), repeats, json: values.json, help: values.help }
 }
 
 /** A small project to search: the retry setting the model looks for is not called what it guesses. */
@@ -216,10 +204,10 @@ function stuckModel(repeats: number) {
 async function runAgent(ctx: Context, repeats: number): Promise<Entry[]> {
   ctx.llm.registerAdapter(['demo'], new ScriptedModel(stuckModel(repeats)))
   const { agent, dispose } = await ctx.agents.create({ sessionId: SessionId('demo'), agentOptions: { provider: 'demo', model: 'stuck-1' } })
-  const { promise, resolve } = Promise.withResolvers<void>()
+  const { promise: idle, resolve } = Promise.withResolvers<void>()
   ctx.on('agent/status', ({ agent: subject, status }) => subject === agent && status === 'idle' && resolve())
   agent.followup(createUserMessage({ content: [{ type: 'text', text: QUESTION }], source: { kind: 'user' } }))
-  await promise
+  await idle
   const entries = transcript(agent)
   await dispose()
   return entries

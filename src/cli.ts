@@ -92,8 +92,8 @@ reports identical runs, their cost, and the reminders a config would produce.
 
 Options:
   --thresholds LIST       run lengths that get a reminder (default 3,5,8)
-  --include PATTERN       track only matching tools (repeatable)
-  --exclude PATTERN       never track matching tools (repeatable)
+  --include PATTERN       track only matching tools (repeatable, or a comma list)
+  --exclude PATTERN       never track matching tools (repeatable, or a comma list)
   --preview N             argumentsPreviewChars (default 500)
   --result-aware          compare outcomes too (resultAware)
   --cycles                recognise cycles of distinct calls
@@ -146,41 +146,66 @@ export async function main(argv: string[], io: Io): Promise<number> {
   return errors.length > 0 ? 1 : 0
 }
 
+/** The command-line flags that set the plugin's config; the `npm start` demo takes the same ones. */
+export const CONFIG_FLAGS = {
+  'thresholds': { type: 'string' },
+  'include': { type: 'string', multiple: true },
+  'exclude': { type: 'string', multiple: true },
+  'preview': { type: 'string' },
+  'result-aware': { type: 'boolean' },
+  'cycles': { type: 'boolean' },
+  'max-cycle-period': { type: 'string' },
+  'remind-every': { type: 'string' },
+  'block-at': { type: 'string' },
+} as const
+
+/** The values `parseArgs` reads for {@link CONFIG_FLAGS}. */
+export interface ConfigFlags {
+  'thresholds'?: string | undefined
+  'include'?: string[] | undefined
+  'exclude'?: string[] | undefined
+  'preview'?: string | undefined
+  'result-aware'?: boolean | undefined
+  'cycles'?: boolean | undefined
+  'max-cycle-period'?: string | undefined
+  'remind-every'?: string | undefined
+  'block-at'?: string | undefined
+}
+
+/**
+ * Raw plugin config from parsed flags, left for the plugin's schema to judge:
+ * a text that is a number becomes one, any other text stays text so the error
+ * names it; `--include`/`--exclude` may repeat and take comma lists.
+ */
+export function configFromFlags(values: ConfigFlags): Record<string, unknown> {
+  const numeric = (text: string | undefined) => text === undefined ? undefined : numberOrText(text)
+  const list = (items: string[] | undefined) => items?.flatMap((item) => item.split(',')).filter((item) => item !== '')
+  const raw: Record<string, unknown> = {
+    thresholds: values.thresholds?.split(',').map(numberOrText),
+    include: list(values.include),
+    exclude: list(values.exclude),
+    argumentsPreviewChars: numeric(values.preview),
+    resultAware: values['result-aware'],
+    cycles: values.cycles,
+    maxCyclePeriod: numeric(values['max-cycle-period']),
+    remindEvery: numeric(values['remind-every']),
+    blockAt: numeric(values['block-at']),
+  }
+  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined))
+}
+
 function parse(argv: string[]): { config: Config, paths: string[], json: boolean } | undefined {
   const { values, positionals } = parseArgs({
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: {
-      'thresholds': { type: 'string' },
-      'include': { type: 'string', multiple: true },
-      'exclude': { type: 'string', multiple: true },
-      'preview': { type: 'string' },
-      'result-aware': { type: 'boolean' },
-      'cycles': { type: 'boolean' },
-      'max-cycle-period': { type: 'string' },
-      'remind-every': { type: 'string' },
-      'block-at': { type: 'string' },
-      'json': { type: 'boolean', default: false },
-      'help': { type: 'boolean', default: false },
-    },
+    options: { ...CONFIG_FLAGS, json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
   })
   if (values.help) return undefined
   const [verb, ...paths] = positionals
   if (verb !== 'replay') throw new Error(`unknown command ${JSON.stringify(verb ?? '')}; try: repeat-tool-reminder replay <path>... (--help for more)`)
   if (paths.length === 0) throw new Error('replay needs at least one session file or sessions root')
-  const raw: Record<string, unknown> = {
-    thresholds: values.thresholds?.split(',').map(numberOrText),
-    include: values.include,
-    exclude: values.exclude,
-    argumentsPreviewChars: values.preview === undefined ? undefined : numberOrText(values.preview),
-    resultAware: values['result-aware'],
-    cycles: values.cycles,
-    maxCyclePeriod: values['max-cycle-period'] === undefined ? undefined : numberOrText(values['max-cycle-period']),
-    remindEvery: values['remind-every'] === undefined ? undefined : numberOrText(values['remind-every']),
-    blockAt: values['block-at'] === undefined ? undefined : numberOrText(values['block-at']),
-  }
-  const config = Config(raw)
+  const config = Config(configFromFlags(values))
   createGuard(config)
   return { config, paths, json: values.json }
 }
@@ -284,7 +309,7 @@ function replay(events: readonly SessionEvent[], config: Config): Report {
     } else if (event.type === 'tool/result') {
       const [block] = event.data.message.content
       const call = calls.get(block.toolCallId)!
-      const args = parsed(call.arguments)
+      const args = deliveredArguments(call.arguments)
       results++
       const seen = guard.observe({ agent, name: call.name, arguments: args }, { isError: block.isError === true, content: block.content })
       if (seen === undefined) continue
@@ -319,8 +344,8 @@ function replay(events: readonly SessionEvent[], config: Config): Report {
   return report
 }
 
-/** The arguments as the loop hands them to the tools: parsed JSON, `{}` for none, or the raw text when malformed. */
-function parsed(raw: string): unknown {
+/** The arguments as the loop hands them to the tools: parsed and deep-frozen JSON, `{}` for none, or the raw text when malformed. */
+export function deliveredArguments(raw: string): unknown {
   try {
     return raw ? freeze(JSON.parse(raw)) : {}
   } catch {
