@@ -360,7 +360,8 @@ function freeze<T>(value: T): T {
     const item = pending.pop()
     if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) {
       Object.freeze(item)
-      pending.push(...Object.values(item))
+      // One push per value: spreading a large array would overflow the argument limit.
+      for (const child of Object.values(item)) pending.push(child)
     }
   }
   return value

@@ -111,6 +111,14 @@ describe('replay: what the logs say', () => {
     ])
   })
 
+  it('large array arguments are read as JSON, not mistaken for malformed text', async () => {
+    const big = { name: 'grep', args: { lines: Array.from({ length: 300_000 }, (_, i) => i) } }
+    const root = await record('none', [{ id: 'big', script: turns(big, big) }])
+    const session = (await replayJson([root, '--thresholds', '2', '--preview', '12'])).report.sessions[0]!
+    const rest = JSON.stringify(big.args).length - 12
+    expect(session.runs).toEqual([{ tool: 'grep', arguments: `{"lines":[0,… (${rest} more chars)`, start: 1, length: 2 }])
+  })
+
   it('prints a readable report by default', async () => {
     const root = await record('none', [{ id: 'loopy', script: LOOPY }])
     const { status, out } = await replay(['replay', root, '--block-at', '8'])
