@@ -129,7 +129,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const files: string[] = []
   for (const path of paths) {
     try {
-      files.push(...await discover(path))
+      for (const file of await discover(path)) files.push(file)
     } catch (error) {
       fail(path, reason(error))
     }
@@ -379,11 +379,16 @@ function close(report: Report, run: RunReport | undefined): void {
   if (run === undefined || run.length < 2) return
   report.runs.push(run)
   report.histogram[run.length] = (report.histogram[run.length] ?? 0) + 1
-  const tool = report.tools.find((t) => t.tool === run.tool)
-  if (tool === undefined) report.tools.push({ tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
+  tally(report.tools, { tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
+}
+
+/** Add one tool's loops to a list of per-tool tallies. */
+function tally(tools: ToolLoops[], loops: ToolLoops): void {
+  const known = tools.find((t) => t.tool === loops.tool)
+  if (known === undefined) tools.push({ ...loops })
   else {
-    tool.runs++
-    tool.repeatedCalls += run.length - 1
+    known.runs += loops.runs
+    known.repeatedCalls += loops.repeatedCalls
   }
 }
 
@@ -408,20 +413,13 @@ function combine(sessions: SessionReport[]): Report {
   for (const s of sessions) {
     total.toolCalls += s.toolCalls
     total.trackedCalls += s.trackedCalls
-    total.runs.push(...s.runs)
-    total.cycles.push(...s.cycles)
+    total.runs = total.runs.concat(s.runs)
+    total.cycles = total.cycles.concat(s.cycles)
     for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
-    for (const t of s.tools) {
-      const merged = total.tools.find((m) => m.tool === t.tool)
-      if (merged === undefined) total.tools.push({ ...t })
-      else {
-        merged.runs += t.runs
-        merged.repeatedCalls += t.repeatedCalls
-      }
-    }
-    total.recordedReminders.push(...s.recordedReminders)
-    total.configReminders.push(...s.configReminders)
-    total.configBlocks.push(...s.configBlocks)
+    for (const t of s.tools) tally(total.tools, t)
+    total.recordedReminders = total.recordedReminders.concat(s.recordedReminders)
+    total.configReminders = total.configReminders.concat(s.configReminders)
+    total.configBlocks = total.configBlocks.concat(s.configBlocks)
     total.cost.calls += s.cost.calls
     total.cost.argumentChars += s.cost.argumentChars
     total.cost.resultChars += s.cost.resultChars
