@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { gentleReminder } from '../src/index.ts'
-import { injected, runAgent, type Injected } from './support/harness.ts'
+import { afterCalls, injected, runAgent, type Injected } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
@@ -154,9 +154,6 @@ function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unk
   return runAgent(turns, { thresholds, ...config })
 }
 
-function afterCalls(agent: Parameters<typeof injected>[0]): number[] {
-  return injected(agent).map((r) => r.afterCall)
-}
 
 function source(summary: string) {
   return { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }

@@ -2,7 +2,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/index.ts'
-import { harness, injected, runAgent } from './support/harness.ts'
+import { afterCalls, harness, injected, runAgent, toolResults } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -11,7 +11,6 @@ const TODO: ScriptedCall = { name: 'todo_write', args: { todos: [] } }
 const POLL: ScriptedCall = { name: 'poll', args: { job: 7 } }
 const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 const cycle = (times: number, ...calls: ScriptedCall[]) => turns(...Array.from({ length: times }, () => calls).flat())
-const afterCalls = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => r.afterCall)
 const summaries = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => (r.source as { summary: string }).summary)
 
 describe('resultAware', () => {
@@ -140,7 +139,7 @@ describe('remindEvery', () => {
 describe('blockAt', () => {
   it('from blockAt on, every further call of the run gets a block with feedback; reminders due at the same count still come', async () => {
     const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
-    expect(results(agent)).toEqual([
+    expect(toolResults(agent)).toEqual([
       [false, 'no match for x'],
       [false, 'no match for x'],
       [true, withheldFeedback(['grep'], 3)],
@@ -161,7 +160,7 @@ describe('blockAt', () => {
     const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3 })
     h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
     const agent = await h.run()
-    expect(results(agent)).toEqual([[false, 'redacted'], [false, 'redacted'], [false, 'redacted']])
+    expect(toolResults(agent)).toEqual([[false, 'redacted'], [false, 'redacted'], [false, 'redacted']])
     expect(afterCalls(agent)).toEqual([2, 3])
   })
 
@@ -174,24 +173,16 @@ describe('blockAt', () => {
     })
     const agent = await h.run()
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[1, 'note call-1-1'], [2, gentleReminder()], [2, 'note call-2-1']])
-    expect(results(agent).map(([isError]) => isError)).toEqual([false, true])
+    expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true])
   })
 
   it('blocks a cycle from blockAt complete repetitions on', async () => {
     const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
-    expect(results(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
-    expect(results(agent)[3]?.[1]).toBe(withheldFeedback(['grep', 'read_file'], 2))
+    expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
+    expect(toolResults(agent)[3]?.[1]).toBe(withheldFeedback(['grep', 'read_file'], 2))
   })
 })
 
-/** Each tool result in the agent's log as [isError, text]. */
-function results(agent: Parameters<typeof injected>[0]): [boolean, string][] {
-  return agent.session.events.flatMap((event) => {
-    if (event.type !== 'tool/result') return []
-    const [block] = event.data.message.content
-    return [[block.isError === true, block.content.map((c) => c.type === 'text' ? c.text : '').join('')]]
-  })
-}
 
 /** An agent polling one job whose status reads `outputs` in turn; `FAIL` makes the poll throw. */
 async function polling(config: Record<string, unknown>, outputs: string[]) {

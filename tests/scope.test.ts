@@ -3,7 +3,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import * as Reminder from '../src/index.ts'
-import { harness, injected, untilIdle } from './support/harness.ts'
+import { harness, injected, toolResults, untilIdle } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -41,7 +41,7 @@ describe('denied and failed calls count', () => {
     h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'grep' ? { kind: 'deny', reason: 'no grep today' } : next())
     const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
-    expect(toolResults(agent)).toEqual(['Error: no grep today', 'Error: no grep today'])
+    expect(toolResults(agent)).toEqual([[true, 'Error: no grep today'], [true, 'Error: no grep today']])
   })
 
   it('a call to an unknown tool counts', async () => {
@@ -61,7 +61,7 @@ describe('denied and failed calls count', () => {
       },
     }))
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual(['Error: disk on fire', 'Error: disk on fire'])
+    expect(toolResults(agent)).toEqual([[true, 'Error: disk on fire'], [true, 'Error: disk on fire']])
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
 
@@ -176,9 +176,4 @@ function wakeWithoutPrompt(ctx: Context, agent: Parameters<typeof injected>[0]) 
   return idle
 }
 
-function toolResults(agent: Parameters<typeof injected>[0]): string[] {
-  return agent.session.events.flatMap((event) => event.type === 'tool/result'
-    ? event.data.message.content.flatMap((block) => block.type === 'tool-result' ? block.content.map((c) => c.type === 'text' ? c.text : '') : [])
-    : [])
-}
 

@@ -151,6 +151,20 @@ export function injected(agent: Agent): Injected[] {
   return found
 }
 
+/** Where each plugin-sourced message stands: after which tool result. */
+export function afterCalls(agent: Agent): number[] {
+  return injected(agent).map((r) => r.afterCall)
+}
+
+/** Each tool result in the agent's log, in order, as [isError, text]. */
+export function toolResults(agent: Agent): [boolean, string][] {
+  return agent.session.events.flatMap((event) => {
+    if (event.type !== 'tool/result') return []
+    const [block] = event.data.message.content
+    return [[block.isError === true, block.content.map((c) => c.type === 'text' ? c.text : '').join('')]]
+  })
+}
+
 /** The text of every plugin-sourced message in one model request, in order. */
 export function requestContext(request: { messages: readonly { source: MessageSource, content: readonly { type: string }[] }[] }): string[] {
   return request.messages
