@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/invariant.ts', 'src/cli.ts'],
+  entry: ['src/index.ts', 'src/invariant.ts', 'src/replay/cli.ts'],
   format: ['esm'],
   target: 'node22',
   outDir: 'lib',

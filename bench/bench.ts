@@ -11,7 +11,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { scopeTarget } from '@deepseek-ai/dsh-scope'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
-import { deliveredArguments } from '../src/cli.ts'
+import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../tests/support/harness.ts'
 

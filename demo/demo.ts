@@ -15,7 +15,8 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type GenerateOptions } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { CONFIG_FLAGS, configFromFlags } from '../src/cli.ts'
+import type { Config } from '../src/config.ts'
+import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
 import { ScriptedModel, type ScriptedTurn } from '../tests/support/model.ts'
 
 /** The plugin modules the demo mounts: the built package, or the sources under test. */
@@ -47,15 +48,10 @@ const USAGE = `Usage: npm start -- [options]
 Watch repeat-tool-reminder break a loop inside a real dsh agent.
 
 Options:
-  --thresholds LIST   run lengths that get a reminder, e.g. 2,4 (default 3,5,8)
-  --include PATTERN   track only matching tools (repeatable, or a comma list)
-  --exclude PATTERN   never track matching tools (repeatable, or a comma list)
-  --preview N         characters of arguments quoted in a detailed reminder (default 500)
-  --result-aware, --cycles, --max-cycle-period N, --remind-every N, --block-at N
-                      the opt-in options (see the README)
-  --repeats N         most identical searches the stuck model makes (default 12)
-  --json              print the transcript as JSON lines and nothing else
-  --help              show this help`
+${flagsHelp(26)}
+  --repeats N             most identical searches the stuck model makes (default 12)
+  --json                  print the transcript as JSON lines and nothing else
+  --help                  show this help`
 
 /** Run the demo with command-line `argv`; resolves to the process exit status. */
 export async function main(argv: string[], output: Output, plugins: Plugins): Promise<number> {
@@ -75,7 +71,8 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
   try {
     await root.fiber.await()
     const entries = await runAgent(root.ctx, options.repeats)
-    for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, options, output.color)) output.out(line)
+    const { thresholds } = root.fiber.config as Config
+    for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, thresholds, output.color)) output.out(line)
     return 0
   } catch (error) {
     output.err((error as Error).message)
@@ -99,7 +96,7 @@ function parseOptions(argv: string[]): Options {
     strict: true,
     allowPositionals: false,
     options: {
-      ...CONFIG_FLAGS,
+      ...configOptions,
       repeats: { type: 'string', default: '12' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -121,7 +118,7 @@ async function scratchProject(): Promise<string> {
 }
 
 /** Write the deployment's `cordis.yml` and mount it through the loader and include plugins. */
-async function mountFromYaml(dir: string, options: Options, plugins: Plugins): Promise<{ ctx: Context, fiber: { await(): Promise<unknown> } }> {
+async function mountFromYaml(dir: string, options: Options, plugins: Plugins): Promise<{ ctx: Context, fiber: { await(): Promise<unknown>, config: unknown } }> {
   const entries = [
     { id: 'invariants', name: '@deepseek-ai/dsh-invariants', config: { enabled: true } },
     { id: 'sessions', name: '@deepseek-ai/dsh-session' },
@@ -255,11 +252,10 @@ function longestRun(calls: string[]): number {
 }
 
 /** The human-readable transcript. */
-function render(entries: Entry[], options: Options, color: boolean): string[] {
+function render(entries: Entry[], thresholds: number[], color: boolean): string[] {
   const paint = (code: string) => (s: string) => color ? `\x1b[${code}m${s}\x1b[0m` : s
   const [dim, bold, cyan, yellow, green] = ['2', '1', '36', '33', '32'].map(paint) as [(s: string) => string, (s: string) => string, (s: string) => string, (s: string) => string, (s: string) => string]
-  const thresholds = (options.config.thresholds as number[] | undefined)?.join(', ') ?? '3, 5, 8'
-  const lines = [bold(`repeat-tool-reminder demo · thresholds ${thresholds}`), '']
+  const lines = [bold(`repeat-tool-reminder demo · thresholds ${thresholds.join(', ')}`), '']
   for (const e of entries) {
     if (e.type === 'prompt') lines.push(`${bold('user')}   ${e.text}`, '')
     if (e.type === 'call') lines.push(`${String(e.call).padStart(3)} ${cyan('→')} ${e.name} ${e.arguments}`)

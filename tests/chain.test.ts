@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gentleReminder } from '../src/index.ts'
+import { gentleReminder } from '../src/reminders.ts'
 import { afterCalls, injected, runAgent, type Injected } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 

@@ -6,6 +6,7 @@ import { Context } from '@deepseek-ai/cordis'
 import Loader from '@deepseek-ai/cordis-plugin-loader'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
+import { fields } from '../src/config.ts'
 import * as Reminder from '../src/index.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
 import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
@@ -36,9 +37,9 @@ describe('config', () => {
   })
 
   it('every field has a description', () => {
-    const fields = Reminder.Config.dict ?? {}
-    expect(Object.keys(fields)).toEqual(Object.keys(DEFAULTS))
-    for (const field of Object.values(fields)) expect(field.meta.description).toMatch(/\w{3,}/)
+    const dict = fields.dict ?? {}
+    expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
+    for (const field of Object.values(dict)) expect(field.meta.description).toMatch(/\w{3,}/)
   })
 
   it.each<[string, unknown, string]>([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { main, type Entry } from '../demo/demo.ts'
-import { detailedReminder, gentleReminder } from '../src/index.ts'
+import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
 

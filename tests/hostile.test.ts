@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, gentleReminder } from '../src/index.ts'
+import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { injected, runAgent as run } from './support/harness.ts'
 import { repeat, type ScriptedTurn } from './support/model.ts'
 

@@ -1,7 +1,7 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/index.ts'
+import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
 import { afterCalls, harness, injected, runAgent, toolResults } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 

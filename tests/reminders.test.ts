@@ -1,7 +1,7 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, gentleReminder } from '../src/index.ts'
+import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from './support/harness.ts'
 import { repeat, type ScriptedCall } from './support/model.ts'
 

@@ -1,0 +1,155 @@
+/**
+ * The plugin's name and config: the `Config` interface, its schema with every
+ * default and description, and every rule a value must meet, the cross-field
+ * ones and unknown keys included. `Config(raw)` alone validates: nothing else in
+ * the package judges a config.
+ */
+import Schema from '@deepseek-ai/schemastery'
+
+/** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
+export const name = 'repeat-tool-reminder'
+
+/** What an operator can set; every field has a default. */
+export interface Config {
+  /** Run lengths at which a reminder is due, ascending after load. */
+  thresholds: number[]
+  /** Cap, in UTF-16 code units, on the canonical arguments quoted by a detailed reminder. */
+  argumentsPreviewChars: number
+  /** Whole-name patterns of tracked tools (`*` = any run of characters); empty tracks every tool. */
+  include: string[]
+  /** Whole-name patterns of tools that are never tracked; wins over `include`. */
+  exclude: string[]
+  /** Opt-in: a repeat extends a run only when its outcome (error flag and content) repeats too. */
+  resultAware: boolean
+  /** Opt-in: also recognise an exact repeating cycle of 2 to `maxCyclePeriod` distinct calls. */
+  cycles: boolean
+  /** The longest cycle, in distinct calls, that `cycles` looks for (2 to 8). */
+  maxCyclePeriod: number
+  /** Opt-in: past the last threshold, a detailed reminder again every this many repeats; 0 stays silent. */
+  remindEvery: number
+  /** Opt-in: from this run length on, every further call of the run is blocked; 0 never blocks. */
+  blockAt: number
+}
+
+/** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
+export function reject(rule: string, value: unknown): never {
+  throw new Error(`${name}: ${rule} (got ${show(value)})`)
+}
+
+/** Every field with its rule, default and description; unknown keys and cross-field rules are {@link Config}'s. */
+export const fields = Schema.object({
+  thresholds: field(thresholdList('thresholds'), [3, 5, 8],
+    'Run lengths (integers >= 2, no repeats) at which a reminder is due. The first gets a short reminder, later ones a detailed one; past the last the guard is silent.'),
+  argumentsPreviewChars: field(integerIn('argumentsPreviewChars', 1, Infinity, 'a positive integer'), 500,
+    'Most characters of canonical arguments quoted in a detailed reminder; the rest is summarised as "… (N more chars)". Detection always compares the full arguments.'),
+  include: field(patternList('include'), [],
+    'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'),
+  exclude: field(patternList('exclude'), [],
+    'Tools never to track, as whole-name patterns where * matches any run of characters. An untracked call neither counts nor resets a run.'),
+  resultAware: field(bool('resultAware'), false,
+    'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop.'),
+  cycles: field(bool('cycles'), false,
+    'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
+  maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, 8, 'an integer from 2 to 8'), 4,
+    'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
+  remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
+    'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
+  blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
+    'From this run length on (an integer at or above the last threshold), block every further call of the run: the model gets feedback instead of the result. The call has already run. 0 never blocks.'),
+})
+
+/** The option names, in the order the schema lists them. */
+export const KEYS = Object.keys(fields.dict!) as (keyof Config)[]
+
+/**
+ * The schema of {@link Config}: a bad value, an unknown key or a `blockAt` below
+ * the last threshold throws at load with a message naming the field and value.
+ */
+export const Config: Schema<Partial<Config>, Config> = Schema.transform(Schema.any(), validate).default({})
+  .description('repeat-tool-reminder options; every field is optional.') as Schema<Partial<Config>, Config>
+
+function validate(raw: unknown): Config {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) reject('config must be an object of options', raw)
+  for (const key of Object.keys(raw)) {
+    if (!Object.hasOwn(fields.dict!, key)) {
+      const near = closest(key)
+      throw new Error(`${name}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`)
+    }
+  }
+  const config = fields({ ...raw }) as Config
+  const last = config.thresholds.at(-1)!
+  if (config.blockAt > 0 && config.blockAt < last) reject(`blockAt must be an integer at or above the last threshold (${last})`, config.blockAt)
+  return config
+}
+
+/** The known key a misspelled one most likely meant: same letters in another case, or at most a third of its letters off. */
+export function closest(key: string): keyof Config | undefined {
+  let best: keyof Config | undefined
+  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
+  for (const known of KEYS) {
+    const distance = key.toLowerCase() === known.toLowerCase() ? 0 : editDistance(key.toLowerCase(), known.toLowerCase())
+    if (distance < bestDistance) {
+      best = known
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/** Levenshtein distance between two texts, in code units. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
+    }
+    row = next
+  }
+  return row[b.length]!
+}
+
+function field<T>(rule: (value: unknown) => T, fallback: T, description: string) {
+  return Schema.transform(Schema.any(), rule).default(fallback).description(description)
+}
+
+function show(value: unknown): string {
+  try {
+    return typeof value === 'string' || typeof value === 'object' ? JSON.stringify(value) : String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function thresholdList(key: 'thresholds') {
+  return (value: unknown): number[] => {
+    if (!Array.isArray(value) || value.length === 0) reject(`${key} must be a non-empty list of integers >= 2`, value)
+    for (const threshold of value) {
+      if (!Number.isInteger(threshold) || threshold < 2) reject(`${key} must be integers >= 2`, threshold)
+    }
+    const sorted = [...value as number[]].sort((a, b) => a - b)
+    sorted.forEach((threshold, i) => {
+      if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
+    })
+    return sorted
+  }
+}
+
+function integerIn(key: keyof Config, min: number, max: number, rule: string) {
+  return (value: unknown): number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+    ? value as number
+    : reject(`${key} must be ${rule}`, value)
+}
+
+function bool(key: 'resultAware' | 'cycles') {
+  return (value: unknown): boolean => typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
+}
+
+function patternList(key: 'include' | 'exclude') {
+  return (value: unknown): string[] => {
+    if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
+      reject(`${key} must be a list of tool-name patterns (strings)`, value)
+    }
+    return [...value as string[]]
+  }
+}

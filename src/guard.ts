@@ -1,0 +1,137 @@
+/**
+ * The guard without the harness wiring: per agent, the identical run (and, with
+ * `cycles`, the repeating cycle) the latest tracked call extends, and what is
+ * due at that call: a reminder, a withheld result. The plugin's two listeners
+ * call it, and `replay` drives it over recorded sessions. It never throws on
+ * any arguments or results and keeps nothing for an agent that is gone.
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { sameJson } from './arguments.ts'
+import type { Config } from './config.ts'
+import { toolFilter } from './patterns.ts'
+import { reminder, withheld } from './reminders.ts'
+
+/** One tracked call as the guard remembers it. */
+export interface Call {
+  tool: string
+  args: unknown
+  /** With `resultAware`, the error flag and content the tool returned; otherwise undefined. */
+  outcome: { isError: boolean, content: unknown } | undefined
+}
+
+/** The run a call extends: one call repeated, or a cycle of distinct calls (in the order it opened), and its length so far. */
+export interface Run {
+  calls: Call[]
+  /** The run's length: identical calls in a row, or a cycle's complete repetitions. */
+  length: number
+  /** Whether this call completes a repetition, the only moment a reminder can be due. */
+  complete: boolean
+}
+
+/** One tracked call's effect: the runs it extends and what the live listener attaches to it. */
+export interface Observation {
+  /** The identical run this call extends; its length is 1 when it repeats nothing. */
+  run: Run
+  /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
+  cycle: Run | undefined
+  /** The reminder due at this call, if any. */
+  reminder: UserMessage | undefined
+  /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
+  feedback: ContentBlock[] | undefined
+}
+
+/** The guard: what the plugin's two listeners call, and what `replay` drives. */
+export interface Guard {
+  /** One `tools/post-execute` pass; undefined when the call is ignored (no agent, dispatched by a tool, or untracked). */
+  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined
+  /** One `agent/pre-step` pass: a message from the user entering the step clears the agent's runs. */
+  step(agent: Agent, messages: readonly UserMessage[]): void
+}
+
+/** One agent's state: its last tracked call, the identical run it is in, and (with `cycles`) recent calls. */
+interface Chain {
+  last: Call
+  length: number
+  /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them (only with `cycles`). */
+  recent: Call[]
+  /** `streaks[p]`: how many calls in a row equalled the call `p` places before them (only with `cycles`). */
+  streaks: number[]
+  /** The period of the cycle last confirmed to be of distinct calls while its streak lasts; 0 for none. */
+  period: number
+}
+
+/** Build the guard for a config that {@link Config} has validated. */
+export function createGuard(config: Config): Guard {
+  const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, resultAware } = config
+  const last = thresholds.at(-1)!
+  const tracked = toolFilter(config.include, config.exclude)
+  const chains = new WeakMap<Agent, Chain>()
+
+  const same = (a: Call, b: Call) => a.tool === b.tool && sameJson(a.args, b.args) && sameJson(a.outcome, b.outcome)
+
+  /** Advance the agent's state with one tracked call; return its identical run's length and its cycle, if any. */
+  const advance = (agent: Agent, call: Call): [length: number, cycle: Run | undefined] => {
+    const chain = chains.get(agent)
+    if (chain === undefined) {
+      chains.set(agent, { last: call, length: 1, recent: [call], streaks: [], period: 0 })
+      return [1, undefined]
+    }
+    const identical = same(chain.last, call)
+    chain.length = identical ? chain.length + 1 : 1
+    // Keep the newest call even on a repeat: its large key lists are the cached ones.
+    chain.last = call
+    return [chain.length, config.cycles ? cycle(chain, call, identical) : undefined]
+  }
+
+  /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
+  const cycle = (chain: Chain, call: Call, identical: boolean): Run | undefined => {
+    const { recent, streaks } = chain
+    for (let p = 2; p <= maxCyclePeriod; p++) {
+      const before = recent[recent.length - p]
+      // Set on every call after the first, so a period with a call `p` back already has a streak.
+      streaks[p] = !identical && before !== undefined && same(before, call) ? streaks[p]! + 1 : 0
+    }
+    recent.push(call)
+    if (recent.length > maxCyclePeriod) recent.shift()
+    if (chain.period > 0 && streaks[chain.period]! < chain.period) chain.period = 0
+    for (let p = 2; p <= maxCyclePeriod; p++) {
+      const streak = streaks[p]!
+      if (streak < p) continue
+      const window = recent.slice(-p)
+      // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
+      if (p === chain.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
+        chain.period = p
+        // The window ends at this call; turn it so the cycle's opening call comes first.
+        const opening = (p - streak % p) % p
+        return { calls: [...window.slice(opening), ...window.slice(0, opening)], length: Math.floor(streak / p) + 1, complete: streak % p === 0 }
+      }
+    }
+    return undefined
+  }
+
+  const due = ({ length, complete }: Run) => complete
+    && (thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0))
+
+  return {
+    observe(exec, result) {
+      const { agent, name: tool, arguments: args } = exec
+      if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
+      const call = { tool, args, outcome: resultAware ? { isError: result.isError, content: result.content } : undefined }
+      const [length, cycle] = advance(agent, call)
+      const run: Run = { calls: [call], length, complete: true }
+      const current = cycle ?? run
+      const text = { calls: current.calls, length: current.length, sameResults: resultAware }
+      return {
+        run,
+        cycle,
+        reminder: due(current) ? reminder(text, current.length === thresholds[0], cap) : undefined,
+        feedback: blockAt > 0 && current.length >= blockAt ? withheld(text) : undefined,
+      }
+    },
+    step(agent, messages) {
+      if (messages.some((message) => message.source.kind === 'user')) chains.delete(agent)
+    },
+  }
+}

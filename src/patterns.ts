@@ -1,0 +1,64 @@
+/**
+ * Whole-name tool patterns, where `*` matches any run of characters and every
+ * other character is literal, and the include/exclude filter built from them.
+ * Matching is linear in the name and the pattern for any pattern; nothing here
+ * uses regular expressions.
+ */
+
+/** A compiled pattern: the literal pieces between its stars, with a KMP failure table each. */
+export interface Pattern {
+  pieces: string[]
+  failures: number[][]
+}
+
+/**
+ * Compile `a*b*c` into pieces ['a', 'b', 'c']: prefix and suffix are compared
+ * in place, and each non-empty middle piece is found left to right with KMP,
+ * so no character of a name is scanned twice.
+ */
+export function compile(pattern: string): Pattern {
+  const pieces = pattern.split('*')
+  const middle = pieces.slice(1, -1).filter((piece) => piece !== '')
+  const kept = pieces.length === 1 ? pieces : [pieces[0]!, ...middle, pieces.at(-1)!]
+  return { pieces: kept, failures: kept.map(failureTable) }
+}
+
+/** Whether `tool` matches the whole pattern. */
+export function matches(pattern: Pattern, tool: string): boolean {
+  const { pieces, failures } = pattern
+  const head = pieces[0]!
+  if (pieces.length === 1) return tool === head
+  const tail = pieces.at(-1)!
+  const end = tool.length - tail.length
+  if (end < head.length || !tool.startsWith(head) || !tool.endsWith(tail)) return false
+  let at = head.length
+  for (let i = 1; i < pieces.length - 1 && at >= 0; i++) at = find(tool, at, end, pieces[i]!, failures[i]!)
+  return at >= 0
+}
+
+/** Whether a tool is tracked: matched by some `include` pattern (or `include` is empty) and by no `exclude` pattern. */
+export function toolFilter(include: readonly string[], exclude: readonly string[]): (tool: string) => boolean {
+  const wanted = include.map(compile)
+  const unwanted = exclude.map(compile)
+  return (tool) => (wanted.length === 0 || wanted.some((p) => matches(p, tool))) && !unwanted.some((p) => matches(p, tool))
+}
+
+function failureTable(word: string): number[] {
+  const table = [0]
+  for (let i = 1, k = 0; i < word.length; i++) {
+    while (k > 0 && word[i] !== word[k]) k = table[k - 1]!
+    if (word[i] === word[k]) k++
+    table.push(k)
+  }
+  return table
+}
+
+/** The index just past the first occurrence of `word` in `text[from, to)`, or -1. */
+function find(text: string, from: number, to: number, word: string, table: number[]): number {
+  for (let i = from, k = 0; i < to; i++) {
+    while (k > 0 && text[i] !== word[k]) k = table[k - 1]!
+    if (text[i] === word[k]) k++
+    if (k === word.length) return i + 1
+  }
+  return -1
+}

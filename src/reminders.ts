@@ -1,0 +1,88 @@
+/**
+ * Everything the model reads from the guard: the reminder texts, the notice
+ * they travel in (its source and summary), and the feedback that replaces a
+ * withheld result. Texts only: when one is due is the guard's business.
+ */
+import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
+import { argumentsPreview } from './arguments.ts'
+import { name } from './config.ts'
+
+/** A call as a reminder quotes it: the tool and its arguments. */
+export interface QuotedCall {
+  tool: string
+  args: unknown
+}
+
+/** What a reminder is about: the calls of the run (one, or a cycle's in the order it opened) and how far it has gone. */
+export interface RunText {
+  calls: readonly QuotedCall[]
+  /** Identical calls in a row, or a cycle's complete repetitions. */
+  length: number
+  /** Whether the results repeated too (`resultAware`): the text then says so. */
+  sameResults: boolean
+}
+
+/** The short reminder at the first threshold. */
+export function gentleReminder(sameResults = false): string {
+  return `Reminder: you are repeating the exact same tool call with identical arguments${sameResults ? ', and it keeps returning the same result' : ''}. `
+    + 'Study its last result. If the task is not done, change your approach or your arguments '
+    + 'instead of making the same call again.'
+}
+
+/** The detailed reminder at every later threshold. */
+export function detailedReminder(tool: string, length: number, argumentsPreview: string, sameResults = false): string {
+  return `Reminder: you have called \`${tool}\` ${length} times in a row with identical arguments${sameResults ? ' and got the same result each time' : ''}:\n`
+    + `${argumentsPreview}\n`
+    + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
+    + 'Inspect the latest result and choose a different action or different arguments, '
+    + 'or finish if you already have enough evidence.'
+}
+
+/** The reminder for a repeating cycle; `calls` are the tools in order with their argument previews. */
+export function cycleReminder(calls: { tool: string, preview: string }[], length: number, sameResults = false): string {
+  return `Reminder: you are repeating the same sequence of ${calls.length} tool calls with identical arguments${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n`
+    + calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('')
+    + 'This sequence is making no progress. Do not run it again with the same arguments. '
+    + 'Inspect the latest results and choose a different action or different arguments, '
+    + 'or finish if you already have enough evidence.'
+}
+
+/** What the model gets instead of a result that `blockAt` withholds. */
+export function withheldFeedback(tools: string[], length: number, sameResults = false): string {
+  const same = sameResults ? ' and identical results' : ''
+  const what = tools.length === 1
+    ? `you have made this exact call to \`${tools[0]}\` ${length} times in a row with identical arguments${same}`
+    : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with identical arguments${same}`
+  return `Result withheld by ${name}: ${what}, and the repeats are making no progress. `
+    + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
+    + 'use the results you already have, take a different action or different arguments, or finish.'
+}
+
+/** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`. */
+export function summary(run: RunText): string {
+  return boundContextSummary(`${run.calls.map((c) => c.tool).join(' → ')} × ${run.length}`)
+}
+
+/**
+ * The notice due for `run`: the short text at the first threshold of a single
+ * call's run, the detailed one later, the cycle text for a cycle; a user-role
+ * message sourced to this plugin, arguments quoted within `cap` code units.
+ */
+export function reminder(run: RunText, firstThreshold: boolean, cap: number): UserMessage {
+  const { calls, length, sameResults } = run
+  const [call] = calls
+  const text = calls.length > 1
+    ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap) })), length, sameResults)
+    : firstThreshold
+      ? gentleReminder(sameResults)
+      : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap), sameResults)
+  return createUserMessage({
+    content: [{ type: 'text', text }],
+    source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(run) },
+  })
+}
+
+/** The feedback blocks that replace a withheld result of `run`. */
+export function withheld(run: RunText): ContentBlock[] {
+  return [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults) }]
+}
