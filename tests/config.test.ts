@@ -6,6 +6,7 @@ import { Context } from '@deepseek-ai/cordis'
 import Loader from '@deepseek-ai/cordis-plugin-loader'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
+import { version } from '../package.json' with { type: 'json' }
 import { fields } from '../src/config.ts'
 import * as Reminder from '../src/index.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
@@ -89,6 +90,49 @@ describe('config', () => {
     const ctx = await bootHarness()
     await expect(ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 3 })).rejects.toThrow('repeat-tool-reminder: blockAt must be an integer at or above the last threshold (4) (got 3)')
     expect((await ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 4 })).config.blockAt).toBe(4)
+  })
+
+  it.each<[string, string]>([
+    ['threshold', 'repeat-tool-reminder: unknown option "threshold" (did you mean "thresholds"?)'],
+    ['blockat', 'repeat-tool-reminder: unknown option "blockat" (did you mean "blockAt"?)'],
+    ['result_aware', 'repeat-tool-reminder: unknown option "result_aware" (did you mean "resultAware"?)'],
+    ['cycle', 'repeat-tool-reminder: unknown option "cycle" (did you mean "cycles"?)'],
+    ['argumentPreviewChars', 'repeat-tool-reminder: unknown option "argumentPreviewChars" (did you mean "argumentsPreviewChars"?)'],
+    ['remind', 'repeat-tool-reminder: unknown option "remind"'],
+    ['enabled', 'repeat-tool-reminder: unknown option "enabled"'],
+    ['x', 'repeat-tool-reminder: unknown option "x"'],
+  ])('an unknown key %j is rejected at load, naming it and the key it probably meant', async (key, message) => {
+    const ctx = await bootHarness()
+    await expect(ctx.plugin(Reminder, { [key]: 2 } as never)).rejects.toThrow(message)
+    expect(() => Reminder.Config({ thresholds: [2, 4], [key]: 2 } as never)).toThrow(message)
+  })
+
+  it.each<[unknown, string]>([
+    ['thresholds', 'repeat-tool-reminder: config must be an object of options (got "thresholds")'],
+    [[3, 5], 'repeat-tool-reminder: config must be an object of options (got [3,5])'],
+    [8, 'repeat-tool-reminder: config must be an object of options (got 8)'],
+  ])('a config that is not an object (%j) is rejected', (raw, message) => {
+    expect(() => Reminder.Config(raw as never)).toThrow(message)
+  })
+
+  it('no config, null or an empty object is the defaults, and Config(raw) does not change what it is given', () => {
+    expect(Reminder.Config(undefined)).toEqual(DEFAULTS)
+    expect(Reminder.Config(null as never)).toEqual(DEFAULTS)
+    const raw = { thresholds: [5, 3] }
+    expect(Reminder.Config(raw)).toEqual({ ...DEFAULTS, thresholds: [3, 5] })
+    expect(raw).toEqual({ thresholds: [5, 3] })
+  })
+
+  it('at mount, one info line names the package, its version and the effective config', async () => {
+    const ctx = await bootHarness()
+    const lines: string[] = []
+    ctx.logger.exporter({ export: (message) => message.name === 'repeat-tool-reminder' && lines.push(`${message.type} ${message.args.join(' ')}`) })
+    await ctx.plugin(Reminder, { thresholds: [4, 2], cycles: true })
+    expect(lines).toEqual([`info @deepseek-ai/dsh-repeat-tool-reminder ${version} active: ${JSON.stringify({ ...DEFAULTS, thresholds: [2, 4], cycles: true })}`])
+  })
+
+  it('the package entry exports only name, Config and apply', () => {
+    expect(Object.keys(Reminder).sort()).toEqual(['Config', 'apply', 'name'])
   })
 
   it('a value that cannot be shown as JSON is still named in the error', async () => {

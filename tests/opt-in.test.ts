@@ -33,6 +33,34 @@ describe('resultAware', () => {
     const agent = await polling({ thresholds: [2], resultAware: true }, ['done', 'done', 'FAIL', 'FAIL'])
     expect(afterCalls(agent)).toEqual([2, 4])
   })
+  it('the texts say the results repeated too, and count the calls whose results did', async () => {
+    const agent = await polling({ thresholds: [3, 5], resultAware: true, blockAt: 5 }, ['1%', '40%', '90%', 'stuck', 'stuck', 'stuck', 'stuck', 'stuck'])
+    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
+      [6, gentleReminder(true), 'poll × 3'],
+      [8, detailedReminder('poll', 5, '{"job":7}', true), 'poll × 5'],
+    ])
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['poll'], 5, true)])
+  })
+
+  it('the resultAware texts, exactly', () => {
+    expect(gentleReminder(true)).toBe('Reminder: you are repeating the exact same tool call with identical arguments, and it keeps returning the same result. '
+      + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
+    expect(detailedReminder('poll', 5, '{"job":7}', true)).toBe('Reminder: you have called `poll` 5 times in a row with identical arguments and got the same result each time:\n'
+      + '{"job":7}\n'
+      + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
+      + 'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.')
+    expect(cycleReminder([{ tool: 'grep', preview: '{}' }, { tool: 'read_file', preview: '{}' }], 2, true))
+      .toMatch(/^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments and identical results; it has now run 2 times in a row:\n/)
+    expect(withheldFeedback(['poll'], 5, true)).toBe('Result withheld by repeat-tool-reminder: you have made this exact call to `poll` 5 times in a row with identical arguments and identical results, '
+      + 'and the repeats are making no progress. The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
+      + 'use the results you already have, take a different action or different arguments, or finish.')
+    expect(withheldFeedback(['grep', 'read_file'], 2, true)).toContain('(grep → read_file) 2 times in a row with identical arguments and identical results, and')
+  })
+
+  it('a cycle of calls whose results repeat gets the cycle text that says so', async () => {
+    const agent = await runAgent(cycle(2, GREP, READ), { cycles: true, resultAware: true, thresholds: [2] })
+    expect(injected(agent).map((r) => r.text)).toEqual([cycleReminder([{ tool: 'grep', preview: '{"pattern":"x"}' }, { tool: 'read_file', preview: '{"path":"a.ts"}' }], 2, true)])
+  })
 })
 
 describe('cycles', () => {
@@ -179,7 +207,11 @@ describe('blockAt', () => {
   it('blocks a cycle from blockAt complete repetitions on', async () => {
     const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
-    expect(toolResults(agent)[3]?.[1]).toBe(withheldFeedback(['grep', 'read_file'], 2))
+    expect(toolResults(agent).slice(3)).toEqual([
+      [true, withheldFeedback(['grep', 'read_file'], 2)],
+      [true, withheldFeedback(['grep', 'read_file'], 2)],
+      [true, withheldFeedback(['grep', 'read_file'], 3)],
+    ])
   })
 })
 
