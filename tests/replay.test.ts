@@ -1,14 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
-import { SessionId } from '@deepseek-ai/dsh-session'
-import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/replay/cli.ts'
 import type { SessionReport } from '../src/replay/report.ts'
 import type { Config } from '../src/config.ts'
-import { harness, untilIdle } from './support/harness.ts'
+import { record } from './support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -285,38 +282,6 @@ describe('replay: options', () => {
     expect(err).toBe(message)
   })
 })
-
-interface Recorded {
-  id: string
-  script: ScriptedTurn[]
-  /** How many user prompts to send, one after another (default 1). */
-  prompts?: number
-  /** Record this session as a subagent of that one. */
-  parent?: string
-}
-
-/** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
-async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'rtr-sessions-'))
-  for (const { id, script, prompts = 1, parent } of sessions) {
-    const h = await harness(script, config)
-    await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
-    h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
-      const decision = await next()
-      const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
-      return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
-    })
-    const meta = parent === undefined ? {} : { meta: { parentSession: SessionId(parent), origin: 'subagent' as const, delegationDepth: 1 } }
-    const { agent } = await h.ctx.agents.create({ sessionId: SessionId(id), agentOptions: { provider: 'scripted', model: 'm' }, ...meta })
-    for (let i = 0; i < prompts; i++) {
-      const idle = untilIdle(h.ctx, agent)
-      agent.followup(createUserMessage({ content: [{ type: 'text', text: `prompt ${i}` }], source: { kind: 'user' } }))
-      await idle
-    }
-    await h.ctx.fiber.dispose()
-  }
-  return root
-}
 
 async function replay(argv: string[], progress = false) {
   let out = ''

@@ -1,0 +1,102 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Context } from '@deepseek-ai/cordis'
+import Loader from '@deepseek-ai/cordis-plugin-loader'
+import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { describe, expect, it } from 'vitest'
+import { name as packageName } from '../package.json' with { type: 'json' }
+import * as Reminder from '../src/index.ts'
+import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
+import { repeat, ScriptedModel } from './support/model.ts'
+
+const ROOT = join(import.meta.dirname, '..')
+const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
+
+type Row = { id?: string, name?: string, config?: Record<string, unknown>, disabled?: boolean }
+
+/** Every `cordis.patch.yml` snippet the README shows a dsh user, in order. */
+async function readmeSnippets(file: string): Promise<string[]> {
+  const text = await readFile(join(ROOT, file), 'utf8')
+  // A snippet may sit indented inside a list item: take it back to column 0.
+  return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)]
+    .map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
+}
+
+/**
+ * The profile's rows as dsh composes them, read and patched by dsh's own code: the base bundle's
+ * patch (a copy of dsh-base 0.1.0-rc.8), then the user's layer written to a profile's `cordis.patch.yml`.
+ */
+async function compose(userLayer: string): Promise<Row[]> {
+  const base = loadOverlayPatches('dsh', join(ROOT, 'tests', 'fixtures', 'dsh-base', 'cordis.patch.yml'))
+  const file = join(await mkdtemp(join(tmpdir(), 'rtr-profile-')), 'cordis.patch.yml')
+  await writeFile(file, userLayer)
+  const warnings: string[] = []
+  const rows = composeEntries([base, loadOptionalPatches('dsh', file)!], (message) => warnings.push(message)) as Row[]
+  expect(warnings).toEqual([])
+  return rows
+}
+
+/** Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness services; resolve to its fiber. */
+async function mountRow(row: Row) {
+  const dir = await mkdtemp(join(tmpdir(), 'rtr-dsh-'))
+  // The row names this package; the suite maps that name to the source under test, as dsh maps it to the profile's copy.
+  const mounted = { ...row, name: row.name === packageName ? 'cordis:repeat-tool-reminder' : row.name }
+  // JSON is YAML: the rows as written, without a YAML writer.
+  await writeFile(join(dir, 'cordis.yml'), JSON.stringify([
+    ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({ id: pkg, name: `@deepseek-ai/${pkg}` })),
+    { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
+    mounted,
+  ]))
+  const root = new Context()
+  await root.plugin(Loader, {})
+  root.loader.builtins['repeat-tool-reminder'] = Reminder
+  const include = await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(join(dir, 'cordis.yml')).href } })
+  await root.loader.await()
+  return { root, fiber: root.loader.resolve(include).subtree!.store['repeat-tool-reminder']!.fiber! }
+}
+
+describe('in dsh, by the README', () => {
+  it('both READMEs show the same profile snippets: configure, then turn off', async () => {
+    const snippets = await readmeSnippets('README.md')
+    expect(snippets).toHaveLength(2)
+    expect(await readmeSnippets('README.zh.md')).toEqual(snippets)
+  })
+
+  it('the base composition\'s repeat-tool-reminder row names this package: installed into a profile, it is what the row loads', async () => {
+    const row = (await compose('[]')).find((r) => r.id === 'repeat-tool-reminder')
+    expect(row).toEqual({ id: 'repeat-tool-reminder', name: packageName, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } })
+  })
+
+  it('the configuration snippet, patched over the base row by dsh, reaches the guard', async () => {
+    const [configure] = await readmeSnippets('README.md')
+    const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
+    const { root, fiber } = await mountRow(row)
+    await fiber.await()
+    expect(fiber.config).toEqual(Reminder.Config(row.config!))
+    expect(fiber.config).toMatchObject({ thresholds: [3, 5, 8], resultAware: true, cycles: true })
+
+    registerContentTools(root)
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(3, { name: 'grep', args: { pattern: 'x' } })))
+    const { agent } = await root.agents.create({ sessionId: SessionId('dsh-profile'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    await prompt(root, agent, 'go')
+    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[3, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 3' }]])
+    await root.fiber.dispose()
+  })
+
+  it('the same snippet with a misspelled key fails the load and names the key', async () => {
+    const [configure] = await readmeSnippets('README.md')
+    const row = (await compose(configure!.replace('thresholds:', 'threshold:'))).find((r) => r.id === 'repeat-tool-reminder')!
+    const { root, fiber } = await mountRow(row)
+    await expect(fiber.await()).rejects.toThrow('repeat-tool-reminder: unknown option "threshold" (did you mean "thresholds"?)')
+    await root.fiber.dispose()
+  })
+
+  it('the turn-off snippet disables the row', async () => {
+    const [, off] = await readmeSnippets('README.md')
+    const row = (await compose(off!)).find((r) => r.id === 'repeat-tool-reminder')
+    expect(row).toMatchObject({ name: packageName, disabled: true })
+  })
+})

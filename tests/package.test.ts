@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { record } from './support/sessions.ts'
+import type { ScriptedCall } from './support/model.ts'
+
+const run = promisify(execFile)
+const ROOT = join(import.meta.dirname, '..')
+const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
+
+/** A folder where the packed package was installed with a plain `npm install`, as into a dsh profile. */
+let profile: string
+
+describe('the published package', () => {
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rtr-pack-'))
+    await run('npm', ['run', '-s', 'build'], { cwd: ROOT })
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT })
+    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
+    profile = join(dir, 'profile')
+    await run('mkdir', [profile])
+    await writeFile(join(profile, 'package.json'), '{ "name": "profile", "private": true }\n')
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: profile })
+  }, 180_000)
+
+  it('a plain npm install brings no second copy of the harness: no peer is installed', async () => {
+    expect((await readdir(join(profile, 'node_modules', '@deepseek-ai'))).sort()).toEqual(['cosmokit', 'dsh-repeat-tool-reminder', 'schemastery'])
+  })
+
+  it('the installed replay command runs without the harness beside it', async () => {
+    const root = await record('zstd', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
+    const { stdout } = await run(process.execPath, [join(profile, 'node_modules', '.bin', 'repeat-tool-reminder'), 'replay', root, '--json'])
+    const report = JSON.parse(stdout) as { total: { runs: { tool: string, length: number }[], recordedReminders: unknown[] } }
+    expect(report.total.runs).toEqual([expect.objectContaining({ tool: 'grep', length: 3 })])
+    expect(report.total.recordedReminders).toHaveLength(1)
+  })
+
+  // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.
+  it.runIf(existsSync('/usr/bin/node'))('on a Node older than 22.19 the command says which Node it needs and exits 1', async () => {
+    const { stdout: version } = await run('/usr/bin/node', ['--version'])
+    const older = /^v(\d+)\.(\d+)/.exec(version)!.slice(1).map(Number)
+    const bin = join(profile, 'node_modules', '.bin', 'repeat-tool-reminder')
+    const result = await run('/usr/bin/node', [bin, 'replay', '--help']).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
+    if (older[0]! < 22 || (older[0] === 22 && older[1]! < 19)) {
+      expect(result).toMatchObject({ code: 1, stderr: `repeat-tool-reminder: needs Node >= 22.19 (this is ${version.trim()})\n` })
+    } else {
+      expect(result.code).toBe(0)
+    }
+  })
+})
