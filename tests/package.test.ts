@@ -34,9 +34,9 @@ describe('the published package', () => {
   it('the installed replay command runs without the harness beside it', async () => {
     const root = await record('zstd', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
     const { stdout } = await run(process.execPath, [join(profile, 'node_modules', '.bin', 'repeat-tool-reminder'), 'replay', root, '--json'])
-    const report = JSON.parse(stdout) as { total: { runs: { tool: string, length: number }[], recordedReminders: unknown[] } }
-    expect(report.total.runs).toEqual([expect.objectContaining({ tool: 'grep', length: 3 })])
-    expect(report.total.recordedReminders).toHaveLength(1)
+    const report = JSON.parse(stdout) as { sessions: { runs: { tool: string, length: number }[] }[], total: { recordedReminders: number } }
+    expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])
+    expect(report.total.recordedReminders).toBe(1)
   })
 
   // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.

@@ -35,6 +35,7 @@ describe('replay: what the logs say', () => {
       tools: [{ tool: 'grep', runs: 2, repeatedCalls: 5 }],
       recordedReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
       configReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
+      recordedBlocks: [],
       configBlocks: [],
       cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length },
     })
@@ -67,13 +68,21 @@ describe('replay: what the logs say', () => {
     ])
     const { report } = await replayJson([root])
     expect(report.sessions.map((s) => [s.id, s.parentSession, s.runs.length])).toEqual([['child', 'parent', 1], ['parent', undefined, 1]])
-    expect(report.total).toMatchObject({
+    expect(report.total).toEqual({
+      sessions: 2,
+      sessionsWithLoops: 2,
       toolCalls: 5,
       trackedCalls: 5,
+      runs: 2,
+      longestRun: 3,
+      cycles: 0,
       histogram: { 2: 1, 3: 1 },
       tools: [{ tool: 'grep', runs: 1, repeatedCalls: 2 }, { tool: 'read_file', runs: 1, repeatedCalls: 1 }],
-      recordedReminders: [{ afterCall: 3, summary: 'grep × 3' }],
-      cost: { calls: 3 },
+      recordedReminders: 1,
+      configReminders: 1,
+      recordedBlocks: 0,
+      configBlocks: 0,
+      cost: { calls: 3, argumentChars: 2 * '{"pattern":"x"}'.length + '{"path":"a.ts"}'.length, resultChars: 2 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length },
     })
     const { out } = await replay(['replay', root])
     expect(out).toContain('session child (subagent of parent)\n')
@@ -117,27 +126,31 @@ describe('replay: what the logs say', () => {
     expect(session.runs).toEqual([{ tool: 'grep', arguments: `{"lines":[0,… (${rest} more chars)`, start: 1, length: 2 }])
   })
 
-  it('prints a readable report by default', async () => {
-    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+  it('prints a readable report by default: totals first, then the sessions that looped', async () => {
+    const root = await record('none', [{ id: 'loopy', script: LOOPY }, { id: 'calm', script: turns(GREP_X, READ) }])
     const { status, out } = await replay(['replay', root, '--block-at', '8'])
     expect(status).toBe(0)
     expect(out).toBe([
+      'total: 2 sessions, 1 with loops',
+      '  10 tool calls, 10 tracked',
+      '  identical runs: 2 (longest 5), cycles: 0',
+      '  run lengths (calls in a run: runs):',
+      `    2 │${'█'.repeat(40)} 1`,
+      `    5 │${'█'.repeat(40)} 1`,
+      '  tools that loop most: grep (2 runs, 5 repeated calls)',
+      '  reminders: 2 in the logs, 2 with this config',
+      '  blocks: 0 in the logs, 0 with this config',
+      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
+      '',
+      'the sessions that looped, most looping first:',
+      '',
       'session loopy',
       `  ${join(root, '_no-cwd', 'loopy', 'session.jsonl')}`,
       '  8 tool calls, 8 tracked',
       '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
-      '  run lengths: 2: 1, 5: 1',
       '  tools that loop most: grep (2 runs, 5 repeated calls)',
       '  reminders in the log: after call 3 (grep × 3), after call 5 (grep × 5)',
       '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
-      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
-      '',
-      'total: 1 session',
-      '  8 tool calls, 8 tracked',
-      '  identical runs: 2 (longest 5), cycles: 0',
-      '  run lengths: 2: 1, 5: 1',
-      '  tools that loop most: grep (2 runs, 5 repeated calls)',
-      '  reminders: 2 in the logs, 2 with this config; results this config withholds: 0',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
       '',
     ].join('\n'))
@@ -149,11 +162,14 @@ describe('replay: what the logs say', () => {
       { id: 'cycling', script: turns(GREP_X, READ, GREP_X, READ, GREP_X, READ) },
     ])
     const { out } = await replay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
-    expect(out).toContain('session calm\n')
-    expect(out).toContain('  identical runs: none\n  run lengths: none\n  tools that loop most: none\n  reminders in the log: none\n  reminders with this config: none\n')
+    expect(out).not.toContain('session calm\n')
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
-    expect(out).toContain('  results this config withholds: calls 6\n')
-    expect(out).toContain('total: 2 sessions\n  8 tool calls, 8 tracked\n  identical runs: 0 (longest 0), cycles: 1\n')
+    expect(out).toContain('  blocks in the log: none\n  blocks with this config: calls 6\n')
+    expect(out).toMatch(/^total: 2 sessions, 1 with loops\n  8 tool calls, 8 tracked\n  identical runs: 0 \(longest 0\), cycles: 1\n  run lengths: none\n/)
+    const all = (await replay(['replay', root, '--all', '--cycles'])).out
+    expect(all).toContain('every session, most looping first:\n')
+    expect(all.indexOf('session cycling\n')).toBeLessThan(all.indexOf('session calm\n'))
+    expect(all).toContain('session calm\n')
   })
 
   it('shows progress on a terminal when it reads more than a handful of sessions', async () => {
@@ -202,7 +218,7 @@ describe('replay: bad input', () => {
     await writeFile(bad, `{"type":"session",garbage\n${(await readFile(bad, 'utf8')).split('\n').slice(1).join('\n')}`)
     const { status, report } = await replayJson([root])
     expect(status).toBe(1)
-    expect(report.errors).toEqual([{ path: bad, reason: 'no valid session header (not a session log, a corrupt one, or another format version)' }])
+    expect(report.errors).toEqual([{ path: bad, reason: 'corrupt session log: header line is not valid JSON' }])
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
   })
 
@@ -232,7 +248,8 @@ describe('replay: bad input', () => {
     const root = await record('none', [{ id: 'torn', script: LOOPY }])
     const file = join(root, '_no-cwd', 'torn', 'session.jsonl')
     const text = await readFile(file, 'utf8')
-    const cut = text.indexOf('"type":"tool/result"', text.indexOf('"type":"tool/result"') + 1) + 10
+    const third = [1, 2, 3].reduce((at) => text.indexOf('"type":"tool/result"', at + 1), -1)
+    const cut = third + 10
     await truncate(file, Buffer.byteLength(text.slice(0, cut)))
     const before = await snapshot(root)
     const { status, report } = await replayJson([file])
@@ -241,13 +258,14 @@ describe('replay: bad input', () => {
     expect(await snapshot(root)).toEqual(before)
   })
 
-  it('a root holding both encodings is refused for the sessions in it, with the backend\'s reason', async () => {
+  it('a root holding both encodings: each log is read with its own, a bad one reported alone', async () => {
     const root = await record('none', [{ id: 'plain', script: LOOPY }])
     await mkdir(join(root, '_no-cwd', 'packed'), { recursive: true })
     await writeFile(join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), '')
     const { status, report } = await replayJson([root])
     expect(status).toBe(1)
-    expect(report.errors.map((e) => e.path).sort()).toEqual([join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), join(root, '_no-cwd', 'plain', 'session.jsonl')])
+    expect(report.errors).toEqual([{ path: join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), reason: 'empty or header-less Zstandard session log' }])
+    expect(report.sessions.map((s) => s.id)).toEqual(['plain'])
   })
 
   it('never creates or changes a file under the paths it reads', async () => {

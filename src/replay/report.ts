@@ -1,14 +1,15 @@
 /**
- * The replay itself: one session's events through a fresh guard, into a report
- * of its runs, cycles, reminders, blocks and cost; and totals across sessions.
+ * The replay itself: one session's events, read once into the calls the live
+ * guard saw, then through a fresh guard per config into a report of its runs,
+ * cycles, reminders, blocks and cost; and totals that keep counts, not lists.
  * Pure: events in, numbers out, no files.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { argumentsPreview, deliveredArguments } from '../arguments.ts'
+import { argumentsPreview, deliveredArguments, sameJson } from '../arguments.ts'
 import { name, type Config } from '../config.ts'
-import { createGuard, type Guard } from '../guard.ts'
+import { createGuard } from '../guard.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -46,7 +47,7 @@ export interface ToolLoops {
   repeatedCalls: number
 }
 
-/** What one session, or all of them, came to. */
+/** What one session came to. */
 export interface Report {
   toolCalls: number
   trackedCalls: number
@@ -59,6 +60,8 @@ export interface Report {
   recordedReminders: ReminderReport[]
   /** Reminders the given config produces on the same calls. */
   configReminders: ReminderReport[]
+  /** Calls whose results the live guard withheld, as the log records them. */
+  recordedBlocks: number[]
   /** Calls whose results the given config withholds (`blockAt`). */
   configBlocks: number[]
   cost: LoopCost
@@ -71,82 +74,231 @@ export interface SessionReport extends Report {
   parentSession?: string
 }
 
-/** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them. */
-export function replaySession(events: readonly SessionEvent[], config: Config): Report {
-  const guard: Guard = createGuard(config)
-  const agent = {} as Agent
-  const report = empty()
-  const calls = new Map<string, { name: string, arguments: string }>()
-  /** The tracked calls so far: where each stood and what it carried. */
-  const tracked: { at: number, arguments: string, content: readonly ContentBlock[] }[] = []
-  let run: RunReport | undefined
-  let cycle: CycleReport | undefined
-  let results = 0
+/** What all sessions came to: counts, so memory stays flat however many there are. */
+export interface Totals {
+  sessions: number
+  /** Sessions with at least one identical run or cycle. */
+  sessionsWithLoops: number
+  toolCalls: number
+  trackedCalls: number
+  runs: number
+  longestRun: number
+  cycles: number
+  histogram: Record<string, number>
+  /** Ranked: most repeated calls first. */
+  tools: ToolLoops[]
+  recordedReminders: number
+  configReminders: number
+  recordedBlocks: number
+  configBlocks: number
+  cost: LoopCost
+}
+
+/** How one config fares on the sessions, for `--suggest`. */
+export interface Tally {
+  reminders: number
+  blocks: number
+  /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
+  onRepeatedResults: number
+  /** Reminders attached to a call whose result differed from the previous identical call's. */
+  onChangedResults: number
+  /** Calls that repeated the call before them, result included, and got no reminder. */
+  unremindedLoopCalls: number
+}
+
+/** One tool call as the live guard saw it, read from the log. */
+export interface RecordedCall {
+  tool: string
+  /** The arguments text the model wrote. */
+  raw: string
+  /** The arguments as the loop delivered them to the tool. */
+  args: unknown
+  /** The outcome the live guard compared: the logged one, or for a result it withheld, the one it had seen repeat. */
+  outcome: { isError: boolean, content: readonly ContentBlock[] }
+  /** The logged result content, for the cost of looping. */
+  logged: readonly ContentBlock[]
+  /** Whether its result equals that of the latest earlier call with the same tool and arguments. */
+  repeatsResult: boolean
+  /** Whether it repeats the call right before it: same tool, same arguments. */
+  repeatsCall: boolean
+  /** Whether it repeats the call right before it, arguments and result alike. */
+  loop: boolean
+}
+
+/** A session as the replay needs it: its calls and user messages in log order, and what the live guard recorded. */
+export interface Recorded {
+  steps: (RecordedCall | UserMessage)[]
+  calls: number
+  recordedReminders: ReminderReport[]
+  recordedBlocks: number[]
+}
+
+/** The most calls apart that two occurrences of one call can be and still be compared by the guard (the largest `maxCyclePeriod`). */
+const WINDOW = 8
+
+const WITHHELD = `Result withheld by ${name}: `
+
+/**
+ * Read a session's events once: each call counted at its first result (later
+ * results for the same call, such as the compaction pruner's replacements, are
+ * not calls), user messages in place, and what the live guard left in the log.
+ * Throws, naming what is wrong, on a log no dsh loop writes.
+ */
+export function record(events: readonly SessionEvent[]): Recorded {
+  const recorded: Recorded = { steps: [], calls: 0, recordedReminders: [], recordedBlocks: [] }
+  const made = new Map<string, { tool: string, raw: string }>()
+  const answered = new Set<string>()
+  const recent: RecordedCall[] = []
   for (const event of events) {
     if (event.type === 'tool/call') {
-      calls.set(event.data.callId, { name: event.data.name, arguments: event.data.arguments })
-      report.toolCalls++
+      const { callId, name: tool, arguments: raw } = event.data as { callId: string, name: unknown, arguments: unknown }
+      if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no tool name`)
+      if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no arguments text`)
+      made.set(callId, { tool, raw })
     } else if (event.type === 'user/message') {
+      recorded.steps.push(event.data)
       const { source } = event.data
-      guard.step(agent, [event.data])
       if (source.kind === 'plugin' && source.plugin === name) {
-        report.recordedReminders.push({ afterCall: results, summary: (source as { summary: string }).summary })
+        recorded.recordedReminders.push({ afterCall: recorded.calls, summary: (source as { summary: string }).summary })
       }
     } else if (event.type === 'tool/result') {
       const [block] = event.data.message.content
-      const call = calls.get(block.toolCallId)!
-      const args = deliveredArguments(call.arguments)
-      results++
-      const seen = guard.observe({ agent, name: call.name, arguments: args }, { isError: block.isError === true, content: block.content })
-      if (seen === undefined) continue
-      report.trackedCalls++
-      tracked.push({ at: results, arguments: call.arguments, content: block.content })
-      if (seen.run.length === 1) {
-        close(report, run)
-        run = { tool: call.name, arguments: argumentsPreview(args, config.argumentsPreviewChars), start: results, length: 1 }
-      } else {
-        run!.length = seen.run.length
-        addCost(report.cost, tracked.slice(-1))
+      const id = block?.toolCallId as string
+      const call = made.get(id)
+      if (call === undefined) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)}, which the log never made`)
+      if (answered.has(id)) continue
+      answered.add(id)
+      recorded.calls++
+      const args = deliveredArguments(call.raw)
+      const logged = { isError: block!.isError === true, content: block!.content }
+      const same = findLast(recent, (c) => c.tool === call.tool && sameJson(c.args, args))
+      const withheld = logged.isError && isWithheld(logged.content)
+      if (withheld) recorded.recordedBlocks.push(recorded.calls)
+      // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
+      const outcome = withheld && same !== undefined ? same.outcome : logged
+      const repeatsCall = same !== undefined && same === recent.at(-1)
+      const repeatsResult = same !== undefined && sameJson(same.outcome, outcome)
+      const current: RecordedCall = {
+        ...call,
+        args,
+        outcome,
+        logged: logged.content,
+        repeatsResult,
+        repeatsCall,
+        loop: repeatsCall && repeatsResult,
       }
-      if (seen.cycle === undefined) {
-        if (cycle !== undefined) report.cycles.push(cycle)
-        cycle = undefined
-      } else {
-        const tools = seen.cycle.calls.map((c) => c.tool)
-        // First seen when its second repetition completes: that repetition's calls are the first repeated ones.
-        if (cycle === undefined) addCost(report.cost, tracked.slice(-tools.length, -1))
-        cycle ??= { tools, start: tracked.at(-2 * tools.length)!.at, repetitions: 2 }
-        cycle.repetitions = seen.cycle.length
-        addCost(report.cost, tracked.slice(-1))
-      }
-      if (seen.reminder !== undefined) {
-        report.configReminders.push({ afterCall: results, summary: (seen.reminder.source as { summary: string }).summary })
-      }
-      if (seen.feedback !== undefined) report.configBlocks.push(results)
+      recorded.steps.push(current)
+      recent.push(current)
+      if (recent.length > WINDOW) recent.shift()
     }
   }
+  return recorded
+}
+
+function isWithheld(content: readonly ContentBlock[]): boolean {
+  const [first] = content
+  return content.length === 1 && first!.type === 'text' && first!.text.startsWith(WITHHELD)
+}
+
+function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i]
+  return undefined
+}
+
+/** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
+function drive(session: Recorded, config: Config, visit: (call: RecordedCall, at: number, seen: NonNullable<ReturnType<ReturnType<typeof createGuard>['observe']>>) => void): number {
+  const guard = createGuard(config)
+  const agent = {} as Agent
+  let at = 0
+  let tracked = 0
+  for (const step of session.steps) {
+    if (!('tool' in step)) {
+      guard.step(agent, [step])
+      continue
+    }
+    at++
+    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.outcome as { isError: boolean, content: ContentBlock[] })
+    if (seen === undefined) continue
+    tracked++
+    visit(step, at, seen)
+  }
+  return tracked
+}
+
+/** The session's report under `config`. */
+export function replay(session: Recorded, config: Config): Report {
+  const report = empty(session)
+  const tracked: { at: number, call: RecordedCall }[] = []
+  let run: RunReport | undefined
+  let cycle: CycleReport | undefined
+  report.trackedCalls = drive(session, config, (call, at, seen) => {
+    tracked.push({ at, call })
+    if (seen.run.length === 1) {
+      close(report, run)
+      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars), start: at, length: 1 }
+    } else {
+      run!.length = seen.run.length
+      addCost(report.cost, call)
+    }
+    const tools = seen.cycle?.calls.map((c) => c.tool)
+    if (cycle !== undefined && (tools === undefined || tools.join('\n') !== cycle.tools.join('\n'))) {
+      report.cycles.push(cycle)
+      cycle = undefined
+    }
+    if (tools !== undefined) {
+      if (cycle === undefined) {
+        // First seen when its second repetition completes: that repetition's calls are the first repeated ones.
+        for (const earlier of tracked.slice(-tools.length, -1)) addCost(report.cost, earlier.call)
+        cycle = { tools, start: tracked.at(-2 * tools.length)!.at, repetitions: 2 }
+      }
+      cycle.repetitions = seen.cycle!.length
+      addCost(report.cost, call)
+    }
+    if (seen.reminder !== undefined) report.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
+    if (seen.feedback !== undefined) report.configBlocks.push(at)
+  })
   close(report, run)
   if (cycle !== undefined) report.cycles.push(cycle)
+  report.tools.sort(byRepeatedCalls)
   return report
 }
 
-function addCost(cost: LoopCost, calls: { arguments: string, content: readonly ContentBlock[] }[]): void {
-  for (const call of calls) {
-    cost.calls++
-    cost.argumentChars += call.arguments.length
-    cost.resultChars += JSON.stringify(call.content).length
-  }
+/** How `config` fares on one session: its reminders split by what the model was seeing, and the loop calls it leaves unreminded. */
+export function tally(session: Recorded, config: Config): Tally {
+  const result: Tally = { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }
+  const reminded = new Set<RecordedCall>()
+  drive(session, config, (call, _at, seen) => {
+    if (seen.feedback !== undefined) result.blocks++
+    if (seen.reminder === undefined) return
+    reminded.add(call)
+    result.reminders++
+    if (call.repeatsResult) result.onRepeatedResults++
+    else result.onChangedResults++
+  })
+  for (const step of session.steps) if ('tool' in step && step.loop && !reminded.has(step)) result.unremindedLoopCalls++
+  return result
+}
+
+/** Add one config's tally on a session to its running total. */
+export function addTally(total: Tally, more: Tally): void {
+  for (const key of Object.keys(more) as (keyof Tally)[]) total[key] += more[key]
+}
+
+function addCost(cost: LoopCost, call: RecordedCall): void {
+  cost.calls++
+  cost.argumentChars += call.raw.length
+  cost.resultChars += JSON.stringify(call.logged).length
 }
 
 function close(report: Report, run: RunReport | undefined): void {
   if (run === undefined || run.length < 2) return
   report.runs.push(run)
   report.histogram[run.length] = (report.histogram[run.length] ?? 0) + 1
-  tally(report.tools, { tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
+  addLoops(report.tools, { tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
 }
 
 /** Add one tool's loops to a list of per-tool tallies. */
-function tally(tools: ToolLoops[], loops: ToolLoops): void {
+function addLoops(tools: ToolLoops[], loops: ToolLoops): void {
   const known = tools.find((t) => t.tool === loops.tool)
   if (known === undefined) tools.push({ ...loops })
   else {
@@ -155,40 +307,68 @@ function tally(tools: ToolLoops[], loops: ToolLoops): void {
   }
 }
 
-export function empty(): Report {
+function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
+  return b.repeatedCalls - a.repeatedCalls || a.tool.localeCompare(b.tool)
+}
+
+function empty(session: Recorded): Report {
   return {
-    toolCalls: 0,
+    toolCalls: session.calls,
     trackedCalls: 0,
     runs: [],
     cycles: [],
     histogram: {},
     tools: [],
-    recordedReminders: [],
+    recordedReminders: session.recordedReminders,
     configReminders: [],
+    recordedBlocks: session.recordedBlocks,
     configBlocks: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0 },
   }
 }
 
-/** Totals across sessions; lists are concatenated in session order, tools merged and ranked. */
-export function combine(sessions: SessionReport[]): Report {
-  const total = empty()
-  for (const s of sessions) {
-    total.toolCalls += s.toolCalls
-    total.trackedCalls += s.trackedCalls
-    total.runs = total.runs.concat(s.runs)
-    total.cycles = total.cycles.concat(s.cycles)
-    for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
-    for (const t of s.tools) tally(total.tools, t)
-    total.recordedReminders = total.recordedReminders.concat(s.recordedReminders)
-    total.configReminders = total.configReminders.concat(s.configReminders)
-    total.configBlocks = total.configBlocks.concat(s.configBlocks)
-    total.cost.calls += s.cost.calls
-    total.cost.argumentChars += s.cost.argumentChars
-    total.cost.resultChars += s.cost.resultChars
+/** Totals before any session. */
+export function emptyTotals(): Totals {
+  return {
+    sessions: 0,
+    sessionsWithLoops: 0,
+    toolCalls: 0,
+    trackedCalls: 0,
+    runs: 0,
+    longestRun: 0,
+    cycles: 0,
+    histogram: {},
+    tools: [],
+    recordedReminders: 0,
+    configReminders: 0,
+    recordedBlocks: 0,
+    configBlocks: 0,
+    cost: { calls: 0, argumentChars: 0, resultChars: 0 },
   }
-  total.tools.sort((a, b) => b.repeatedCalls - a.repeatedCalls || a.tool.localeCompare(b.tool))
-  for (const s of sessions) s.tools.sort((a, b) => b.repeatedCalls - a.repeatedCalls || a.tool.localeCompare(b.tool))
-  return total
 }
 
+/** Whether a session looped at all: an identical run or a cycle. */
+export function looped(report: Report): boolean {
+  return report.runs.length > 0 || report.cycles.length > 0
+}
+
+/** Add one session's report to the totals; the tools stay ranked. */
+export function addToTotals(total: Totals, s: Report): void {
+  total.sessions++
+  if (looped(s)) total.sessionsWithLoops++
+  total.toolCalls += s.toolCalls
+  total.trackedCalls += s.trackedCalls
+  total.runs += s.runs.length
+  for (const run of s.runs) total.longestRun = Math.max(total.longestRun, run.length)
+  total.cycles += s.cycles.length
+  for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
+  for (const t of s.tools) addLoops(total.tools, t)
+  total.tools.sort(byRepeatedCalls)
+  total.recordedReminders += s.recordedReminders.length
+  total.configReminders += s.configReminders.length
+  total.recordedBlocks += s.recordedBlocks.length
+  total.configBlocks += s.configBlocks.length
+  total.cost.calls += s.cost.calls
+  total.cost.argumentChars += s.cost.argumentChars
+  total.cost.resultChars += s.cost.resultChars
+}

@@ -1,15 +1,31 @@
 /**
- * Finding and decoding session logs: which files a path names, and their
- * headers and events, read through the harness's own JSONL persistence backend
- * without writing anything.
+ * Finding and decoding session logs. A path names one log, or a folder searched
+ * for `session.jsonl` and `session.jsonl.zstd` without following symlinks; only
+ * regular files are read, each log once however it was named. A log is decoded
+ * by the harness's own JSONL backend, one file at a time, so a bad file costs
+ * only itself. Nothing here writes.
  */
-import { readdir, stat } from 'node:fs/promises'
-import { basename, dirname, resolve } from 'node:path'
+import { lstat, readdir, realpath, stat } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
 import { Context } from '@deepseek-ai/cordis'
 import SessionStore, { type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 
 const TRANSCRIPTS = new Set(['session.jsonl', 'session.jsonl.zstd'])
+
+/** One decoded session log. */
+export interface Log {
+  file: string
+  meta: SessionHeader
+  events: readonly SessionEvent[]
+}
+
+/** Where a path's logs were found, and what could not be read on the way. */
+export interface Found {
+  files: string[]
+  errors: { path: string, reason: string }[]
+}
 
 /** Why reading a path failed, in a few words. */
 export function reason(error: unknown): string {
@@ -17,67 +33,117 @@ export function reason(error: unknown): string {
   return code === 'ENOENT' ? 'no such file or directory' : message
 }
 
-/** The session transcripts a path names: the file itself, or every transcript below a directory. */
-export async function discover(path: string): Promise<string[]> {
-  const info = await stat(path)
-  if (info.isFile()) {
-    if (!TRANSCRIPTS.has(basename(path))) throw new Error('not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)')
-    return [resolve(path)]
+/**
+ * The logs the paths name, sorted within each path and each listed once: a path
+ * that is a file is read as a log when it is a regular file with a log's name;
+ * a folder is searched, its symlinks and anything not a regular file left alone
+ * (a non-regular entry with a log's name is reported).
+ */
+export async function discover(paths: readonly string[]): Promise<Found> {
+  const files: string[] = []
+  const errors: Found['errors'] = []
+  const seen = new Set<string>()
+  const add = async (file: string) => {
+    const real = await realpath(file)
+    if (seen.has(real)) return
+    seen.add(real)
+    files.push(file)
   }
-  const entries = await readdir(path, { recursive: true })
-  const found = entries.filter((entry) => TRANSCRIPTS.has(basename(entry))).map((entry) => resolve(path, entry)).sort()
-  if (found.length === 0) throw new Error('no session.jsonl or session.jsonl.zstd below this directory')
-  return found
+  for (const path of paths) {
+    try {
+      const info = await stat(path)
+      if (info.isDirectory()) {
+        const found: string[] = []
+        const before = errors.length
+        await walk(resolve(path), found, errors)
+        if (found.length === 0 && errors.length === before) {
+          errors.push({ path, reason: 'no session.jsonl or session.jsonl.zstd below this directory' })
+        }
+        for (const file of found.sort()) await add(file)
+      } else if (!TRANSCRIPTS.has(basename(path))) {
+        errors.push({ path, reason: 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)' })
+      } else if (!info.isFile()) {
+        errors.push({ path, reason: 'not a regular file' })
+      } else {
+        await add(resolve(path))
+      }
+    } catch (error) {
+      errors.push({ path, reason: reason(error) })
+    }
+  }
+  return { files, errors }
 }
 
-/** One decoded session log. */
-export interface Found {
-  file: string
-  meta: SessionHeader
-  events: readonly SessionEvent[]
+/** Collect the logs below `dir`: each entry looked at once, symlinks never followed. */
+async function walk(dir: string, found: string[], errors: Found['errors']): Promise<void> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch (error) {
+    errors.push({ path: dir, reason: reason(error) })
+    return
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (TRANSCRIPTS.has(entry.name)) {
+      if (entry.isFile()) found.push(path)
+      else if (!entry.isSymbolicLink()) errors.push({ path, reason: 'not a regular file' })
+    } else if (entry.isDirectory()) {
+      await walk(path, found, errors)
+    }
+  }
+}
+
+/** The backend's reader of one stored log, which this module calls directly (see {@link LogReader}). */
+interface PrefixReader {
+  readPrefix(path: string, expectedId: undefined): Promise<{ meta: SessionHeader, events: SessionEvent[] }>
 }
 
 /**
- * Read transcripts through the JSONL backend: one read-only backend per sessions
- * root and encoding (a transcript sits at `<root>/<project>/<session>/`), its
- * `list()` for the headers and its non-mutating `inspect()` for the events.
+ * Decodes logs with the JSONL backend's own reader, one per encoding: its
+ * stored-prefix read (the same bytes-to-events path `inspect()` takes, torn
+ * tails, packed chunk rows and format versions included), called per file. The
+ * backend would first find a log by id under its root, scanning every project
+ * folder, and insist that the file sits where its header says; replay reads the
+ * file it was given instead, so that check is switched off on this private
+ * instance. The command bundles this exact backend version, and the tests pin it.
  */
-export async function readAll(files: string[], fail: (path: string, reason: string) => void): Promise<Found[]> {
-  const groups = new Map<string, { root: string, compression: 'zstd' | 'none', members: string[] }>()
-  for (const file of files) {
-    const root = dirname(dirname(dirname(file)))
-    const compression = file.endsWith('.zstd') ? 'zstd' : 'none'
-    const group = groups.get(`${compression} ${root}`) ?? { root, compression, members: [] }
-    groups.set(`${compression} ${root}`, group)
-    group.members.push(file)
-  }
-  const found: Found[] = []
-  for (const { root, compression, members } of groups.values()) {
-    const ctx = new Context()
-    try {
-      await ctx.plugin(SessionStore)
-      await ctx.plugin(JsonlSessionPersistence, { root, compression })
-      // Mounted just above and never withdrawn while this context lives.
-      const backend = ctx.sessionPersistence as JsonlSessionPersistence
-      const byFile = new Map((await backend.list()).map((meta) => [backend.locate(meta).path, meta]))
-      for (const file of members) {
-        const meta = byFile.get(file)
-        if (meta === undefined) {
-          fail(file, 'no valid session header (not a session log, a corrupt one, or another format version)')
-          continue
-        }
-        try {
-          found.push({ file, meta, events: (await backend.inspect(meta.id)).events })
-        } catch (error) {
-          fail(file, reason(error))
-        }
-      }
-    } catch (error) {
-      for (const file of members) fail(file, reason(error))
-    } finally {
-      await ctx.fiber.dispose()
-    }
-  }
-  return found.sort((a, b) => a.file.localeCompare(b.file))
-}
+export class LogReader {
+  private readonly contexts: Context[] = []
+  private readonly readers = new Map<string, Promise<PrefixReader>>()
 
+  /** Decode one log file; throws with the backend's reason when it cannot. */
+  async read(file: string): Promise<Log> {
+    const info = await lstat(file)
+    // Checked again right before reading: only a regular file is ever opened.
+    if (!info.isFile()) throw new Error('not a regular file')
+    const { meta, events } = await (await this.reader(file.endsWith('.zstd') ? 'zstd' : 'none')).readPrefix(file, undefined)
+    return { file, meta, events }
+  }
+
+  /** Release the backends. */
+  async close(): Promise<void> {
+    for (const ctx of this.contexts) await ctx.fiber.dispose()
+  }
+
+  private reader(compression: 'zstd' | 'none'): Promise<PrefixReader> {
+    let reader = this.readers.get(compression)
+    if (reader === undefined) {
+      reader = this.mount(compression)
+      this.readers.set(compression, reader)
+    }
+    return reader
+  }
+
+  private async mount(compression: 'zstd' | 'none'): Promise<PrefixReader> {
+    const ctx = new Context()
+    this.contexts.push(ctx)
+    await ctx.plugin(SessionStore)
+    // A root that does not exist: this backend never lists, finds, creates or writes anything.
+    await ctx.plugin(JsonlSessionPersistence, { root: join(tmpdir(), 'repeat-tool-reminder-replay-reads-no-root'), compression })
+    // Mounted just above and never withdrawn while this context lives.
+    const backend = ctx.sessionPersistence as unknown as PrefixReader
+    Object.defineProperty(backend, 'assertStoredIdentity', { value: async () => {}, configurable: true, writable: true })
+    return backend
+  }
+}
