@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/replay/cli.ts'
 import type { SessionReport } from '../src/replay/report.ts'
+import type { Context } from '@deepseek-ai/cordis'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { record } from './support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
@@ -277,6 +279,34 @@ describe('replay: bad input', () => {
 })
 
 describe('replay: options', () => {
+  it('--top N details the N sessions that cost most in looping (repeated calls, then their characters; then the order read)', async () => {
+    const root = await record('none', [
+      { id: 'a-small', script: turns(GREP_X, GREP_X) },
+      { id: 'b-large', script: turns(GREP_X, GREP_X, GREP_X, GREP_X) },
+      { id: 'c-calm', script: turns(GREP_X, READ) },
+      { id: 'd-small', script: turns(READ, READ) },
+      { id: 'e-large', script: turns(GREP_Y, GREP_Y, GREP_Y, GREP_Y) },
+    ])
+    const sessions = (out: string) => out.split('\n').filter((line) => line.startsWith('session ')).map((line) => line.slice(8))
+    const two = await replay(['replay', root, '--top', '2'])
+    expect(two.out).toContain('\nthe 2 sessions that looped most, of 4 (--top N or --all for more):\n')
+    expect(sessions(two.out)).toEqual(['b-large', 'e-large'])
+    // d-small repeats as many calls as a-small, but carries longer results.
+    expect(sessions((await replay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
+    expect(sessions((await replay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
+    expect(sessions((await replay(['replay', root, '--all'])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small', 'c-calm'])
+  })
+
+  it('the tools that loop most are listed ten at a time, with how many more', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `tool_${String(i).padStart(2, '0')}`)
+    const setup = (ctx: Context) => {
+      for (const name of names) ctx.tools.register(defineContentToolFixture({ name, description: 'A tool.', parameters: {}, async execute() { return [{ type: 'text', text: 'ok' }] } }))
+    }
+    const root = await record('none', [{ id: 'many', script: turns(...names.flatMap((name) => [{ name, args: {} }, { name, args: {} }])), setup }])
+    const { out } = await replay(['replay', root])
+    expect(out).toContain(`  tools that loop most: ${names.slice(0, 10).map((n) => `${n} (1 run, 1 repeated call)`).join(', ')}, and 2 more\n`)
+  })
+
   it('--help prints the usage', async () => {
     const { status, out } = await replay(['--help'])
     expect(status).toBe(0)
@@ -293,6 +323,10 @@ describe('replay: options', () => {
     [['replay', '/tmp', '--block-at', '4'], 'repeat-tool-reminder: blockAt must be an integer at or above the last threshold (8) (got 4)\n'],
     [['replay', '/tmp', '--max-cycle-period', '9'], 'repeat-tool-reminder: maxCyclePeriod must be an integer from 2 to 8 (got 9)\n'],
     [['replay', '/tmp', '--remind-every=-1'], 'repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)\n'],
+    [['replay', '/tmp', '--top', '0'], 'repeat-tool-reminder: --top must be a positive integer (got "0")\n'],
+    [['replay', '/tmp', '--top', 'x'], 'repeat-tool-reminder: --top must be a positive integer (got "x")\n'],
+    [['replay', '/tmp', '--top', '2.5'], 'repeat-tool-reminder: --top must be a positive integer (got "2.5")\n'],
+    [['replay', '/tmp', '--top', '3', '--all'], 'repeat-tool-reminder: --top and --all do not go together\n'],
   ])('%j exits 2 with a one-line reason', async (argv, message) => {
     const { status, out, err } = await replay(argv)
     expect(status).toBe(2)

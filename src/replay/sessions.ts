@@ -5,7 +5,7 @@
  * by the harness's own JSONL backend, one file at a time, so a bad file costs
  * only itself. Nothing here writes.
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises'
+import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Context } from '@deepseek-ai/cordis'
@@ -114,9 +114,8 @@ export class LogReader {
 
   /** Decode one log file; throws with the backend's reason when it cannot. */
   async read(file: string): Promise<Log> {
-    const info = await lstat(file)
-    // Checked again right before reading: only a regular file is ever opened.
-    if (!info.isFile()) throw new Error('not a regular file')
+    // Checked again right before reading, in case the file was replaced since it was found: only a regular file is ever opened.
+    if (!(await stat(file)).isFile()) throw new Error('not a regular file')
     const { meta, events } = await (await this.reader(file.endsWith('.zstd') ? 'zstd' : 'none')).readPrefix(file, undefined)
     return { file, meta, events }
   }

@@ -5,6 +5,8 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
@@ -20,13 +22,18 @@ export interface Recorded {
   prompts?: number
   /** Record this session as a subagent of that one. */
   parent?: string
+  /** Register more tools, or anything else the session needs, before it runs. */
+  setup?: (ctx: Context) => void
+  /** Write more to the session once its prompts are answered (the harness's own writer is still attached). */
+  after?: (agent: Agent) => void
 }
 
 /** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
 export async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'rtr-sessions-'))
-  for (const { id, script, prompts = 1, parent } of sessions) {
+  for (const { id, script, prompts = 1, parent, setup, after } of sessions) {
     const h = await harness(script, config)
+    setup?.(h.ctx)
     await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
     h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
       const decision = await next()
@@ -40,6 +47,7 @@ export async function record(compression: 'none' | 'zstd', sessions: Recorded[],
       agent.followup(createUserMessage({ content: [{ type: 'text', text: `prompt ${i}` }], source: { kind: 'user' } }))
       await idle
     }
+    after?.(agent)
     await h.ctx.fiber.dispose()
   }
   return root

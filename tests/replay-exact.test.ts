@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { freezeMessage } from '@deepseek-ai/dsh-llm'
+import { describe, expect, it } from 'vitest'
+import { main } from '../src/replay/cli.ts'
+import type { SessionReport } from '../src/replay/report.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { record } from './support/sessions.ts'
+
+const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
+const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
+const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
+
+/** Append, for every tool result so far, a replacement exactly as the compaction pruner writes one: a shadow price, then the result again with smaller content, citing the shadowed event. */
+function compact(agent: Agent): void {
+  const session = agent.session as unknown as { events: readonly { type: string, seq: number, data: { message: { content: { content: unknown[] }[] } } }[], append(type: string, data: unknown, meta?: unknown): unknown }
+  for (const event of [...session.events]) {
+    if (event.type !== 'tool/result') continue
+    const result = event.data.message.content[0]!
+    const message = freezeMessage({ ...event.data.message, content: [{ ...result, content: [{ type: 'text', text: '[pruned]' }] }] } as never)
+    session.append('tool/result', { ...event.data, message }, { surfaceOp: { op: 'replace', start: event.seq, end: event.seq }, sourceEventSeqs: [event.seq] })
+  }
+}
+
+describe('replay: exact on every log dsh writes', () => {
+  it('a compacted session (results replaced as the pruner does) replays as it ran: each call counted once, at its first result', async () => {
+    const script = turns(GREP, GREP, GREP, GREP, GREP, READ)
+    const plain = await record('none', [{ id: 's', script }])
+    // The pruner runs inside a turn: here, as the step after the last tool result begins.
+    const compacted = await record('none', [{
+      id: 's',
+      script,
+      setup: (ctx) => {
+        let done = false
+        ctx.on('agent/pre-step', (payload, next) => {
+          if (!done && payload.agent.session.events.filter((e) => e.type === 'tool/result').length === 6) {
+            done = true
+            compact(payload.agent)
+          }
+          return next()
+        })
+      },
+    }])
+    const log = await readFile(join(compacted, '_no-cwd', 's', 'session.jsonl'), 'utf8')
+    expect(log.match(/"surfaceOp":\{"op":"replace"/g)).toHaveLength(6)
+    const [before] = (await replayJson([plain])).sessions
+    const [after] = (await replayJson([compacted])).sessions
+    expect(after).toEqual({ ...before, file: after!.file })
+    expect(after).toMatchObject({ toolCalls: 6, runs: [{ tool: 'grep', length: 5 }], configReminders: [{ afterCall: 3 }, { afterCall: 5 }] })
+  })
+
+  it('a resultAware + blockAt live run, replayed with the same config, reproduces its reminders and its blocks', async () => {
+    const live = { resultAware: true, blockAt: 8 }
+    const root = await record('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
+    const { sessions: [session], total } = await replayJson([root, '--result-aware', '--block-at', '8'])
+    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
+    expect(session!.configReminders).toEqual(session!.recordedReminders)
+    expect(session!.recordedBlocks).toEqual([8, 9, 10])
+    expect(session!.configBlocks).toEqual([8, 9, 10])
+    expect(total).toMatchObject({ recordedBlocks: 3, configBlocks: 3 })
+  })
+
+  it('blocks in the log are reported next to the ones a config would produce', async () => {
+    const root = await record('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
+    const { out } = await run(['replay', root])
+    expect(out).toContain('  blocks: 2 in the logs, 0 with this config\n')
+    expect(out).toContain('  blocks in the log: calls 2, 3\n  blocks with this config: none\n')
+  })
+})
+
+async function run(argv: string[]) {
+  let out = ''
+  let err = ''
+  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
+  return { status, out, err }
+}
+
+async function replayJson(args: string[]) {
+  const { out } = await run(['replay', ...args, '--json'])
+  return JSON.parse(out) as { sessions: SessionReport[], total: Record<string, unknown> }
+}

@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process'
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { main } from '../src/replay/cli.ts'
+import { LogReader } from '../src/replay/sessions.ts'
+import type { SessionReport } from '../src/replay/report.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { record } from './support/sessions.ts'
+
+const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
+const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
+const LOOP = turns(GREP, GREP, GREP)
+
+/** A sessions root with two good sessions and one more, `bad`, to damage; all written by the real JSONL writer. */
+async function rootWithBad(compression: 'none' | 'zstd' = 'none') {
+  const root = await record(compression, [{ id: 'good-a', script: LOOP }, { id: 'bad', script: LOOP }, { id: 'good-b', script: LOOP }])
+  const suffix = compression === 'zstd' ? 'session.jsonl.zstd' : 'session.jsonl'
+  return { root, bad: join(root, '_no-cwd', 'bad', suffix) }
+}
+
+/** Rewrite one line of a plain log: the first line that contains `marker`. */
+async function edit(file: string, marker: string, change: (line: string) => string) {
+  const lines = (await readFile(file, 'utf8')).split('\n')
+  const at = lines.findIndex((line) => line.includes(marker))
+  expect(at).toBeGreaterThanOrEqual(0)
+  lines[at] = change(lines[at]!)
+  await writeFile(file, lines.join('\n'))
+}
+
+describe('replay: every bad input is contained to itself', () => {
+  it.each<[string, string, (line: string) => string, string]>([
+    ['a tool result whose call is missing', '"type":"tool/call"', (l) => l.replace('"callId":"call-1-1"', '"callId":"call-1-X"'), 'tool result (event 13) for call "call-1-1", which the log never made'],
+    ['a call with no arguments', '"type":"tool/call"', (l) => l.replace(/,"arguments":"[^}]*}"/, ''), 'tool call "call-1-1" (event 12) has no arguments text'],
+    ['arguments given as a number', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":7'), 'tool call "call-1-1" (event 12) has no arguments text'],
+    ['arguments given as an object', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":{"pattern":"x"}'), 'tool call "call-1-1" (event 12) has no arguments text'],
+    ['a call with no tool name', '"type":"tool/call"', (l) => l.replace(',"name":"grep"', ''), 'tool call "call-1-1" (event 12) has no tool name'],
+  ])('%s: one line naming the file and the reason, every other session reported, exit 1', async (_label, marker, change, why) => {
+    const { root, bad } = await rootWithBad()
+    await edit(bad, marker, change)
+    const { status, err, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${bad}: ${why}\n`)
+    expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
+    expect(report.total).toMatchObject({ sessions: 2, runs: 2 })
+  })
+
+  it('a corrupt zstd header is reported for its file alone', async () => {
+    const { root, bad } = await rootWithBad('zstd')
+    const bytes = await readFile(bad)
+    bytes[0] = bytes[0]! ^ 0xff
+    await writeFile(bad, bytes)
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(report.errors.map((e) => e.path)).toEqual([bad])
+    expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
+  })
+
+  it('a directory named session.jsonl is reported as not a regular file; a stray notes.jsonl is not a session log', async () => {
+    const root = await record('none', [{ id: 'good', script: LOOP }])
+    await mkdir(join(root, '_no-cwd', 'odd', 'session.jsonl'), { recursive: true })
+    await writeFile(join(root, '_no-cwd', 'notes.jsonl'), 'not a session\n')
+    const { status, err, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`)
+    expect(report.sessions.map((s) => s.id)).toEqual(['good'])
+  })
+
+  it('a renamed session folder is still replayed, and its neighbours too', async () => {
+    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
+    await rename(join(root, '_no-cwd', 'a'), join(root, '_no-cwd', 'renamed'))
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(0)
+    expect(report.sessions.map((s) => [s.id, s.file])).toEqual([['b', join(root, '_no-cwd', 'b', 'session.jsonl')], ['a', join(root, '_no-cwd', 'renamed', 'session.jsonl')]])
+  })
+
+  it('a FIFO named session.jsonl is reported, never opened: nothing hangs', async () => {
+    const root = await record('none', [{ id: 'good', script: LOOP }])
+    const fifo = join(root, '_no-cwd', 'pipe', 'session.jsonl')
+    await mkdir(join(root, '_no-cwd', 'pipe'))
+    await promisify(execFile)('mkfifo', [fifo])
+    const { status, err, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
+    expect(report.sessions.map((s) => s.id)).toEqual(['good'])
+    const direct = await replayJson([fifo])
+    expect(direct.err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
+  })
+
+  it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not counted again', async () => {
+    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }, { id: 'c', script: LOOP }])
+    await symlink(root, join(root, '_no-cwd', 'loop'))
+    await symlink(join(root, '_no-cwd', 'a', 'session.jsonl'), join(root, '_no-cwd', 'b', 'session.jsonl.zstd'))
+    const { status, err, report } = await replayJson([root])
+    expect([status, err]).toEqual([0, ''])
+    expect(report.sessions.map((s) => s.id)).toEqual(['a', 'b', 'c'])
+  })
+
+  it('a symlink named on the command line is followed: the user chose it', async () => {
+    const root = await record('none', [{ id: 'linked', script: LOOP }])
+    const link = join(await mkdtemp(join(tmpdir(), 'rtr-link-')), 'session.jsonl')
+    await symlink(join(root, '_no-cwd', 'linked', 'session.jsonl'), link)
+    const { status, report } = await replayJson([link])
+    expect(status).toBe(0)
+    expect(report.sessions.map((s) => [s.id, s.file])).toEqual([['linked', link]])
+  })
+
+  it('a log replaced by something else after it was found is not opened', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rtr-swap-'))
+    await promisify(execFile)('mkfifo', [join(dir, 'session.jsonl')])
+    const reader = new LogReader()
+    await expect(reader.read(join(dir, 'session.jsonl'))).rejects.toThrow('not a regular file')
+    await reader.close()
+  })
+
+  it('a log outside the usual layout is replayed on its own, without looking at its neighbours', async () => {
+    const root = await record('none', [{ id: 'lone', script: LOOP }])
+    const elsewhere = await mkdtemp(join(tmpdir(), 'rtr-elsewhere-'))
+    await writeFile(join(elsewhere, 'unrelated.jsonl'), 'garbage\n')
+    await mkdir(join(elsewhere, 'copy'))
+    await cp(join(root, '_no-cwd', 'lone', 'session.jsonl'), join(elsewhere, 'copy', 'session.jsonl'))
+    const { status, err, report } = await replayJson([join(elsewhere, 'copy', 'session.jsonl')])
+    expect([status, err]).toEqual([0, ''])
+    expect(report.sessions.map((s) => [s.id, s.runs.length])).toEqual([['lone', 1]])
+  })
+
+  it('each log is replayed once however it was named: a file and its root', async () => {
+    const root = await record('none', [{ id: 'once', script: LOOP }])
+    const file = join(root, '_no-cwd', 'once', 'session.jsonl')
+    const { report } = await replayJson([file, root, join(root, '_no-cwd')])
+    expect(report.sessions.map((s) => s.file)).toEqual([file])
+    expect(report.total).toMatchObject({ sessions: 1, runs: 1 })
+  })
+
+  it('text from a log is printed escaped: an id with a newline and an ANSI escape fakes no line', async () => {
+    const { root, bad } = await rootWithBad()
+    await edit(bad, '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"b\\u001b[31md\\ntotal: 99 sessions"'))
+    const { status, out } = await run(['replay', root])
+    expect(status).toBe(0)
+    expect(out).toContain('session b\\u001b[31md\\u000atotal: 99 sessions\n')
+    expect(out).not.toContain('\x1b')
+    expect(out.split('\n').filter((line) => line.startsWith('total:'))).toHaveLength(1)
+  })
+
+  it.runIf(process.geteuid?.() === 0)('a folder that cannot be listed is reported; the folders beside it are still searched', async () => {
+    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
+    // As an ordinary user (root lists any folder): every path readable but one folder.
+    await promisify(execFile)('chmod', ['-R', 'a+rX', root])
+    await chmod(join(root, '_no-cwd', 'b'), 0o000)
+    process.seteuid!(65534)
+    try {
+      const { status, err, report } = await replayJson([root])
+      expect(status).toBe(1)
+      expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: EACCES: permission denied, scandir '${join(root, '_no-cwd', 'b')}'\n`)
+      expect(report.sessions.map((s) => s.id)).toEqual(['a'])
+    } finally {
+      process.seteuid!(0)
+    }
+  })
+
+  it('bytes that are not UTF-8 in a result are survived', async () => {
+    const { root, bad } = await rootWithBad()
+    const bytes = await readFile(bad)
+    const at = bytes.indexOf('no match for x')
+    bytes[at] = 0xff
+    bytes[at + 1] = 0xfe
+    await writeFile(bad, bytes)
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(0)
+    expect(report.sessions.map((s) => s.id)).toEqual(['bad', 'good-a', 'good-b'])
+  })
+})
+
+async function run(argv: string[]) {
+  let out = ''
+  let err = ''
+  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
+  return { status, out, err }
+}
+
+async function replayJson(args: string[]) {
+  const { status, out, err } = await run(['replay', ...args, '--json'])
+  return { status, err, report: JSON.parse(out) as { sessions: SessionReport[], total: Record<string, unknown>, errors: { path: string, reason: string }[] } }
+}

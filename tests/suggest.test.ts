@@ -1,0 +1,127 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import { describe, expect, it } from 'vitest'
+import { main } from '../src/replay/cli.ts'
+import type { Suggestion } from '../src/replay/suggest.ts'
+import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { record } from './support/sessions.ts'
+
+const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
+const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
+const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
+const times = (n: number, call: ScriptedCall) => turns(...Array.from({ length: n }, () => call))
+
+/** A pager whose every call returns a new page, and a test run that fails the same way every time. */
+function tools(ctx: Context): void {
+  let page = 0
+  ctx.tools.register(defineContentToolFixture({
+    name: 'scroll_down',
+    description: 'Show the next page of the open file.',
+    parameters: {},
+    async execute() {
+      page++
+      return [{ type: 'text', text: `lines ${page * 100}-${page * 100 + 99}` }]
+    },
+  }))
+  ctx.tools.register(defineContentToolFixture({
+    name: 'run_tests',
+    description: 'Run a test file.',
+    parameters: { file: { type: 'string' } },
+    async execute() {
+      throw new Error('SyntaxError: invalid syntax (a.py, line 3)')
+    },
+  }))
+}
+
+async function sessions() {
+  return record('none', [
+    { id: 'paging', script: times(8, SCROLL), setup: tools },
+    { id: 'stuck', script: times(6, TEST), setup: tools },
+  ])
+}
+
+describe('replay --suggest: advice from the evidence', () => {
+  it('a pager whose results change and a failing call whose results repeat: resultAware keeps the real loop and drops the paging', async () => {
+    const root = await sessions()
+    const { status, out } = await run(['replay', root, '--suggest', '--json'])
+    expect(status).toBe(0)
+    const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
+    const rows = suggestions.map(({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }))
+    expect(rows).toEqual([
+      { label: 'the config given (baseline)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: true, recommended: undefined },
+      { label: 'resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: true },
+      { label: 'cycles', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'resultAware, exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'thresholds 5, 7, 10', reminders: 3, onRepeatedResults: 1, onChangedResults: 2, unremindedLoopCalls: 4, baseline: undefined, recommended: undefined },
+    ])
+    expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
+    expect(suggestions[3]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
+  })
+
+  it('the text report shows the table, says why, and prints the patch to paste', async () => {
+    const root = await sessions()
+    const { out } = await run(['replay', root, '--suggest'])
+    expect(out).toContain([
+      'advice (--suggest): where each config\'s reminders land',
+      '  config                              reminders  on repeated results  on changed results  loop calls unreminded  blocks',
+      '    the config given (baseline)               5                    2                   3                      3       0',
+      '  * resultAware                               2                    2                   0                      3       0',
+      '    cycles                                    5                    2                   3                      3       0',
+      '    exclude scroll_down                       2                    2                   0                      3       0',
+      '    resultAware, exclude scroll_down          2                    2                   0                      3       0',
+      '    thresholds 5, 7, 10                       3                    1                   2                      4       0',
+      '',
+      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), keeping nearly all on calls whose result repeated',
+      '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
+      '  - id: repeat-tool-reminder',
+      '    config:',
+      '      thresholds: [3, 5, 8]',
+      '      resultAware: true',
+      '',
+    ].join('\n'))
+  })
+
+  it('with blockAt, blocks are counted per config and the later thresholds keep blockAt at or above their last', async () => {
+    const root = await sessions()
+    const { out } = await run(['replay', root, '--suggest', '--block-at', '8', '--json'])
+    const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
+    expect(suggestions.map((s) => [s.label, s.blocks])).toEqual([
+      ['the config given (baseline)', 1],
+      ['resultAware', 0],
+      ['cycles', 1],
+      ['exclude scroll_down', 0],
+      ['resultAware, exclude scroll_down', 0],
+      ['thresholds 5, 7, 10', 0],
+    ])
+    expect(suggestions.at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
+  })
+
+  it('a session that could not be read is reported once and left out of the comparison', async () => {
+    const root = await sessions()
+    await writeFile(join(root, '_no-cwd', 'paging', 'session.jsonl'), 'garbage\n')
+    let err = ''
+    let out = ''
+    const status = await main(['replay', root, '--suggest', '--json'], { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
+    expect(status).toBe(1)
+    expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
+    const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
+    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'thresholds 5, 7, 10'])
+    expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
+  })
+
+  it('when nothing does better, the config given stays recommended', async () => {
+    const root = await record('none', [{ id: 'stuck', script: times(6, TEST), setup: tools }])
+    const { out } = await run(['replay', root, '--suggest', '--result-aware'])
+    expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping nearly all on repeated results\n')
+    expect(out).toContain('  * the config given (baseline)')
+  })
+})
+
+async function run(argv: string[]) {
+  let out = ''
+  const status = await main(argv, { out: (text) => { out += text }, err: () => {}, progress: false })
+  return { status, out }
+}
