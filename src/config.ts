@@ -87,7 +87,7 @@ export function closest(key: string): keyof Config | undefined {
   let best: keyof Config | undefined
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
   for (const known of KEYS) {
-    const distance = key.toLowerCase() === known.toLowerCase() ? 0 : editDistance(key.toLowerCase(), known.toLowerCase())
+    const distance = editDistance(key.toLowerCase(), known.toLowerCase())
     if (distance < bestDistance) {
       best = known
       bestDistance = distance

@@ -86,6 +86,10 @@ describe('config', () => {
     await expect(ctx.plugin(Reminder, { [field]: value })).rejects.toThrow(`repeat-tool-reminder: ${message}`)
   })
 
+  it('maxCyclePeriod takes every integer from 2 to 8', () => {
+    for (const maxCyclePeriod of [2, 3, 4, 5, 6, 7, 8]) expect(Reminder.Config({ maxCyclePeriod }).maxCyclePeriod).toBe(maxCyclePeriod)
+  })
+
   it('blockAt is checked against the thresholds as configured', async () => {
     const ctx = await bootHarness()
     await expect(ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 3 })).rejects.toThrow('repeat-tool-reminder: blockAt must be an integer at or above the last threshold (4) (got 3)')
@@ -98,13 +102,16 @@ describe('config', () => {
     ['result_aware', 'repeat-tool-reminder: unknown option "result_aware" (did you mean "resultAware"?)'],
     ['cycle', 'repeat-tool-reminder: unknown option "cycle" (did you mean "cycles"?)'],
     ['argumentPreviewChars', 'repeat-tool-reminder: unknown option "argumentPreviewChars" (did you mean "argumentsPreviewChars"?)'],
+    ['thresold', 'repeat-tool-reminder: unknown option "thresold" (did you mean "thresholds"?)'],
+    ['ixclude', 'repeat-tool-reminder: unknown option "ixclude" (did you mean "include"?)'],
+    ['EXCLUDE', 'repeat-tool-reminder: unknown option "EXCLUDE" (did you mean "exclude"?)'],
     ['remind', 'repeat-tool-reminder: unknown option "remind"'],
     ['enabled', 'repeat-tool-reminder: unknown option "enabled"'],
     ['x', 'repeat-tool-reminder: unknown option "x"'],
   ])('an unknown key %j is rejected at load, naming it and the key it probably meant', async (key, message) => {
     const ctx = await bootHarness()
-    await expect(ctx.plugin(Reminder, { [key]: 2 } as never)).rejects.toThrow(message)
-    expect(() => Reminder.Config({ thresholds: [2, 4], [key]: 2 } as never)).toThrow(message)
+    await expect(ctx.plugin(Reminder, { [key]: 2 } as never)).rejects.toThrow(exactly(message))
+    expect(() => Reminder.Config({ thresholds: [2, 4], [key]: 2 } as never)).toThrow(exactly(message))
   })
 
   it.each<[unknown, string]>([
@@ -195,3 +202,8 @@ describe('lifecycle', () => {
     expect(() => h.ctx.invariants.register(PACKAGE_NAME, () => {})).toThrow(PACKAGE_NAME)
   })
 })
+
+/** A matcher for an error whose message is `message` and nothing more. */
+function exactly(message: string): RegExp {
+  return new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+}

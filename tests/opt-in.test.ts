@@ -111,6 +111,33 @@ describe('cycles', () => {
     expect(injected(agent)).toEqual([])
   })
 
+  it('a cycle of exactly maxCyclePeriod calls is recognised; one call longer is not', async () => {
+    const TODO_B: ScriptedCall = { name: 'todo_write', args: { todos: ['b'] } }
+    const three = await runAgent(cycle(2, GREP, READ, TODO), { cycles: true, thresholds: [2], maxCyclePeriod: 3 })
+    expect(summaries(three)).toEqual(['grep → read_file → todo_write × 2'])
+    const four = await runAgent(cycle(3, GREP, READ, TODO, TODO_B), { cycles: true, thresholds: [2], maxCyclePeriod: 3 })
+    expect(injected(four)).toEqual([])
+    const eight = await runAgent(cycle(2, ...Array.from({ length: 8 }, (_, i) => ({ name: 'grep', args: { pattern: `p${i}` } }))), { cycles: true, thresholds: [2], maxCyclePeriod: 8 })
+    expect(summaries(eight)).toEqual([`${Array.from({ length: 8 }, () => 'grep').join(' → ')} × 2`])
+  })
+
+  it('after a cycle of distinct calls ends, a later sequence with the same period that repeats a call is not a cycle', async () => {
+    const [A, B, C, D] = ['a', 'b', 'c', 'd'].map((p) => ({ name: 'grep', args: { pattern: p } }))
+    const agent = await runAgent([...cycle(2, GREP, READ, TODO, POLL), ...cycle(3, A!, B!, A!, C!), ...turns(D!)], { cycles: true, thresholds: [2, 3] })
+    expect(summaries(agent)).toEqual(['grep → read_file → todo_write → poll × 2'])
+  })
+
+  it('a three-call cycle is named from the call that opened it at every call, complete repetition or not', async () => {
+    const agent = await runAgent([...turns(TODO), ...cycle(3, GREP, READ, POLL)], { cycles: true, thresholds: [2], blockAt: 2 })
+    const feedback = toolResults(agent).slice(6).map(([, text]) => text)
+    expect(feedback).toEqual([
+      withheldFeedback(['grep', 'read_file', 'poll'], 2),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2),
+      withheldFeedback(['grep', 'read_file', 'poll'], 3),
+    ])
+  })
+
   it('calls that differ only in arguments are distinct calls of a cycle', async () => {
     const other = { name: 'grep', args: { pattern: 'y' } }
     const agent = await runAgent(cycle(2, GREP, other), { cycles: true, thresholds: [2] })
@@ -158,6 +185,16 @@ describe('remindEvery', () => {
     expect(injected(agent)[3]?.text).toBe(detailedReminder('grep', 9, '{"pattern":"x"}'))
   })
 
+  it('remindEvery 10 reminds at 18 and 28 after the defaults', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 28 }, () => GREP)), { remindEvery: 10 })
+    expect(afterCalls(agent)).toEqual([3, 5, 8, 18, 28])
+  })
+
+  it('remindEvery 1 reminds at every call past the last threshold, and only there', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 10 }, () => GREP)), { remindEvery: 1 })
+    expect(afterCalls(agent)).toEqual([3, 5, 8, 9, 10])
+  })
+
   it('applies to cycles too', async () => {
     const agent = await runAgent(cycle(5, GREP, READ), { cycles: true, thresholds: [2], remindEvery: 2 })
     expect(summaries(agent)).toEqual(['grep → read_file × 2', 'grep → read_file × 4'])
@@ -190,6 +227,14 @@ describe('blockAt', () => {
     const agent = await h.run()
     expect(toolResults(agent)).toEqual([[false, 'redacted'], [false, 'redacted'], [false, 'redacted']])
     expect(afterCalls(agent)).toEqual([2, 3])
+  })
+
+  it('a downstream replaced value is respected, not turned into a block', async () => {
+    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
+    h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', value: [{ type: 'text', text: 'kept' }] }))
+    const agent = await h.run()
+    expect(toolResults(agent)).toEqual([[false, 'kept'], [false, 'kept']])
+    expect(afterCalls(agent)).toEqual([2])
   })
 
   it('a block keeps the contexts a downstream listener attached', async () => {

@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:replay`: replay at scale. Records N sessions through the real
+ * agent loop with the harness's JSONL writer (loops, cycles, progress, large
+ * results), copies them into 16 project folders for 16·N sessions, and replays
+ * N and 16·N in fresh processes, printing time and peak RSS for both and their
+ * ratios. Time should grow with the size of the logs and peak memory should not
+ * grow at all. It asserts nothing: `BENCH_QUICK=1` is a smoke run.
+ */
+import { execFile } from 'node:child_process'
+import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type { Context } from '@deepseek-ai/cordis'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import type { ScriptedCall, ScriptedTurn } from '../tests/support/model.ts'
+import { record } from '../tests/support/sessions.ts'
+
+const QUICK = process.env.BENCH_QUICK === '1'
+const N = QUICK ? 10 : Number(process.env.BENCH_SESSIONS ?? 250)
+const COPIES = 16
+const ROUNDS = QUICK ? 1 : 3
+
+const call = (name: string, args: unknown): ScriptedCall => ({ name, args })
+
+/** One session's script: a search loop, a read loop over a large file, an A-B cycle, and calls that make progress. */
+function script(i: number): ScriptedTurn[] {
+  const calls = [
+    ...Array.from({ length: 6 }, () => call('grep', { pattern: `retry${i % 7}`, path: 'src' })),
+    ...Array.from({ length: 4 }, () => call('cat', { path: `src/big-${i % 5}.ts` })),
+    ...Array.from({ length: 8 }, (_, k) => call(k % 2 === 0 ? 'grep' : 'read_file', k % 2 === 0 ? { pattern: 'x' } : { path: 'a.ts' })),
+    ...Array.from({ length: 10 }, (_, k) => call('todo_write', { todos: Array.from({ length: k + 1 }, (_, t) => ({ id: t, text: `step ${t}`, done: t < k })) })),
+  ]
+  return calls.map((c) => ({ calls: [c] }))
+}
+
+/** `cat`: a tool whose every result is a 20 kB file, as real reads are. */
+function setup(ctx: Context): void {
+  ctx.tools.register(defineContentToolFixture({
+    name: 'cat',
+    description: 'Print a file.',
+    parameters: { path: { type: 'string', required: true } },
+    async execute(args) {
+      return [{ type: 'text', text: `// ${args.path}\n${'export const line = "a line of source code";\n'.repeat(480)}` }]
+    },
+  }))
+}
+
+async function size(dir: string): Promise<number> {
+  let total = 0
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size
+  }
+  return total
+}
+
+async function replayRun(root: string): Promise<{ ms: number, maxRSS: number }> {
+  const start = performance.now()
+  const { stderr } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, 'replay-child.ts'), root], { maxBuffer: 1 << 20 })
+  const ms = performance.now() - start
+  const { status, maxRSS } = JSON.parse(stderr) as { status: number, maxRSS: number }
+  if (status !== 0) throw new Error(`replay of ${root} exited ${status}`)
+  return { ms, maxRSS }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[sorted.length >> 1]!
+}
+
+async function main() {
+  console.log(`repeat-tool-reminder replay benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
+  console.log(`node ${process.version}; each figure the median of ${ROUNDS} runs in a fresh process\n`)
+  const recorded = await record('zstd', Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })))
+  const one = await mkdtemp(join(tmpdir(), 'rtr-bench-1-'))
+  const many = await mkdtemp(join(tmpdir(), 'rtr-bench-16-'))
+  await cp(join(recorded, '_no-cwd'), join(one, 'project-0'), { recursive: true })
+  for (let k = 0; k < COPIES; k++) await cp(join(recorded, '_no-cwd'), join(many, `project-${k}`), { recursive: true })
+  const rows = []
+  for (const [sessions, root] of [[N, one], [N * COPIES, many]] as const) {
+    const runs = []
+    for (let r = 0; r < ROUNDS; r++) runs.push(await replayRun(root))
+    rows.push({ sessions, bytes: await size(root), ms: median(runs.map((x) => x.ms)), rss: median(runs.map((x) => x.maxRSS)) })
+  }
+  console.log('| sessions | logs on disk (zstd) | time | time per MB of logs | peak RSS |')
+  console.log('| ---: | ---: | ---: | ---: | ---: |')
+  for (const r of rows) {
+    console.log(`| ${r.sessions.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / (r.bytes / 1e6)).toFixed(0)} ms | ${(r.rss / 1e6).toFixed(0)} MB |`)
+  }
+  const [small, large] = rows as [typeof rows[0], typeof rows[0]]
+  console.log(`\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`)
+  for (const dir of [recorded, one, many]) await rm(dir, { recursive: true, force: true })
+}
+
+await main()
