@@ -3,10 +3,8 @@ import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { freezeMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/replay/cli.ts'
-import type { SessionReport } from '../src/replay/report.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record } from './support/sessions.ts'
+import { record, replay, replayJson } from './support/sessions.ts'
 
 const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
@@ -44,8 +42,8 @@ describe('replay: exact on every log dsh writes', () => {
     }])
     const log = await readFile(join(compacted, '_no-cwd', 's', 'session.jsonl'), 'utf8')
     expect(log.match(/"surfaceOp":\{"op":"replace"/g)).toHaveLength(6)
-    const [before] = (await replayJson([plain])).sessions
-    const [after] = (await replayJson([compacted])).sessions
+    const [before] = (await replayJson([plain])).report.sessions
+    const [after] = (await replayJson([compacted])).report.sessions
     expect(after).toEqual({ ...before, file: after!.file })
     expect(after).toMatchObject({ toolCalls: 6, runs: [{ tool: 'grep', length: 5 }], configReminders: [{ afterCall: 3 }, { afterCall: 5 }] })
   })
@@ -53,7 +51,7 @@ describe('replay: exact on every log dsh writes', () => {
   it('a resultAware + blockAt live run, replayed with the same config, reproduces its reminders and its blocks', async () => {
     const live = { resultAware: true, blockAt: 8 }
     const root = await record('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
-    const { sessions: [session], total } = await replayJson([root, '--result-aware', '--block-at', '8'])
+    const { sessions: [session], total } = (await replayJson([root, '--result-aware', '--block-at', '8'])).report
     expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
     expect(session!.configReminders).toEqual(session!.recordedReminders)
     expect(session!.recordedBlocks).toEqual([8, 9, 10])
@@ -63,20 +61,8 @@ describe('replay: exact on every log dsh writes', () => {
 
   it('blocks in the log are reported next to the ones a config would produce', async () => {
     const root = await record('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
-    const { out } = await run(['replay', root])
+    const { out } = await replay(['replay', root])
     expect(out).toContain('  blocks: 2 in the logs, 0 with this config\n')
     expect(out).toContain('  blocks in the log: calls 2, 3\n  blocks with this config: none\n')
   })
 })
-
-async function run(argv: string[]) {
-  let out = ''
-  let err = ''
-  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
-  return { status, out, err }
-}
-
-async function replayJson(args: string[]) {
-  const { out } = await run(['replay', ...args, '--json'])
-  return JSON.parse(out) as { sessions: SessionReport[], total: Record<string, unknown> }
-}

@@ -5,11 +5,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/replay/cli.ts'
 import { LogReader } from '../src/replay/sessions.ts'
-import type { SessionReport } from '../src/replay/report.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record } from './support/sessions.ts'
+import { record, replay, replayJson } from './support/sessions.ts'
 
 const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
@@ -138,7 +136,7 @@ describe('replay: every bad input is contained to itself', () => {
   it('text from a log is printed escaped: an id with a newline and an ANSI escape fakes no line', async () => {
     const { root, bad } = await rootWithBad()
     await edit(bad, '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"b\\u001b[31md\\ntotal: 99 sessions"'))
-    const { status, out } = await run(['replay', root])
+    const { status, out } = await replay(['replay', root])
     expect(status).toBe(0)
     expect(out).toContain('session b\\u001b[31md\\u000atotal: 99 sessions\n')
     expect(out).not.toContain('\x1b')
@@ -174,15 +172,3 @@ describe('replay: every bad input is contained to itself', () => {
     expect(report.sessions.map((s) => s.id)).toEqual(['bad', 'good-a', 'good-b'])
   })
 })
-
-async function run(argv: string[]) {
-  let out = ''
-  let err = ''
-  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
-  return { status, out, err }
-}
-
-async function replayJson(args: string[]) {
-  const { status, out, err } = await run(['replay', ...args, '--json'])
-  return { status, err, report: JSON.parse(out) as { sessions: SessionReport[], total: Record<string, unknown>, errors: { path: string, reason: string }[] } }
-}

@@ -2,12 +2,10 @@ import { mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/replay/cli.ts'
-import type { SessionReport } from '../src/replay/report.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
-import { record } from './support/sessions.ts'
+import { record, replay, replayJson } from './support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -335,17 +333,7 @@ describe('replay: options', () => {
   })
 })
 
-async function replay(argv: string[], progress = false) {
-  let out = ''
-  let err = ''
-  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress })
-  return { status, out, err }
-}
 
-async function replayJson(args: string[]) {
-  const { status, out, err } = await replay(['replay', ...args, '--json'])
-  return { status, err, report: JSON.parse(out) as { config: Config, sessions: SessionReport[], total: SessionReport, errors: { path: string, reason: string }[] } }
-}
 
 /** Every file below `root` with its size and modification time. */
 async function snapshot(root: string) {

@@ -3,10 +3,9 @@ import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/replay/cli.ts'
 import type { Suggestion } from '../src/replay/suggest.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record } from './support/sessions.ts'
+import { record, replay as run } from './support/sessions.ts'
 
 const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
 const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
@@ -102,9 +101,7 @@ describe('replay --suggest: advice from the evidence', () => {
   it('a session that could not be read is reported once and left out of the comparison', async () => {
     const root = await sessions()
     await writeFile(join(root, '_no-cwd', 'paging', 'session.jsonl'), 'garbage\n')
-    let err = ''
-    let out = ''
-    const status = await main(['replay', root, '--suggest', '--json'], { out: (text) => { out += text }, err: (text) => { err += text }, progress: false })
+    const { status, out, err } = await run(['replay', root, '--suggest', '--json'])
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
@@ -119,9 +116,3 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(out).toContain('  * the config given (baseline)')
   })
 })
-
-async function run(argv: string[]) {
-  let out = ''
-  const status = await main(argv, { out: (text) => { out += text }, err: () => {}, progress: false })
-  return { status, out }
-}

@@ -11,6 +11,9 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { Config } from '../../src/config.ts'
+import { main } from '../../src/replay/cli.ts'
+import type { SessionReport, Totals } from '../../src/replay/report.ts'
+import type { Suggestion } from '../../src/replay/suggest.ts'
 import { harness, untilIdle } from './harness.ts'
 import type { ScriptedTurn } from './model.ts'
 
@@ -53,3 +56,26 @@ export async function record(compression: 'none' | 'zstd', sessions: Recorded[],
   return root
 }
 
+
+/** The document `replay --json` prints. */
+export interface ReplayDocument {
+  config: Config
+  sessions: SessionReport[]
+  total: Totals
+  suggestions?: Suggestion[]
+  errors: { path: string, reason: string }[]
+}
+
+/** Run the replay command with `argv`; resolve to its exit status and everything it wrote. */
+export async function replay(argv: string[], progress = false) {
+  let out = ''
+  let err = ''
+  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress })
+  return { status, out, err }
+}
+
+/** `replay <args> --json`, parsed. */
+export async function replayJson(args: string[]) {
+  const { status, out, err } = await replay(['replay', ...args, '--json'])
+  return { status, err, report: JSON.parse(out) as ReplayDocument }
+}
