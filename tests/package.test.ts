@@ -18,7 +18,8 @@ let profile: string
 describe('the published package', () => {
   beforeAll(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rtr-pack-'))
-    await run('npm', ['run', '-s', 'build'], { cwd: ROOT })
+    // The build that `npm start` runs first writes nothing to stdout, so `npm start -s -- --json` is JSON lines alone.
+    expect((await run('npm', ['run', '-s', 'build'], { cwd: ROOT })).stdout).toBe('')
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT })
     const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
     profile = join(dir, 'profile')
@@ -26,6 +27,13 @@ describe('the published package', () => {
     await writeFile(join(profile, 'package.json'), '{ "name": "profile", "private": true }\n')
     await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: profile })
   }, 180_000)
+
+  it('the demo on the built package prints JSON lines and nothing else', async () => {
+    const { stdout } = await run(process.execPath, [join(ROOT, 'demo', 'main.ts'), '--json'], { cwd: ROOT })
+    const lines = stdout.trimEnd().split('\n')
+    expect(lines.length).toBeGreaterThan(5)
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
+  })
 
   it('a plain npm install brings no second copy of the harness: no peer is installed', async () => {
     expect((await readdir(join(profile, 'node_modules', '@deepseek-ai'))).sort()).toEqual(['cosmokit', 'dsh-repeat-tool-reminder', 'schemastery'])

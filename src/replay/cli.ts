@@ -73,12 +73,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
   const detailed: { report: SessionReport, order: number }[] = []
-  const show = io.progress && found.files.length > 5
+  const progress = io.progress && found.files.length > 5
   if (json) io.out(`{\n"config": ${JSON.stringify(config)},\n"sessions": [`)
   let first = true
   try {
     for (const [order, file] of found.files.entries()) {
-      if (show) io.err(`\rreplaying ${order + 1}/${found.files.length} sessions`)
+      if (progress) io.err(`\rreplaying ${order + 1}/${found.files.length} sessions`)
       const session = await readSession(reader, file, fail)
       if (session === undefined) continue
       const report: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...replay(session.recorded, config) }
@@ -91,7 +91,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         keep(detailed, { report, order }, top)
       }
     }
-    if (show) io.err('\n')
+    if (progress) io.err('\n')
     const suggestions = suggest ? await compare(reader, found.files, config, stats) : undefined
     if (json) {
       io.out(`\n],\n"total": ${JSON.stringify(total)},\n${suggestions === undefined ? '' : `"suggestions": ${JSON.stringify(suggestions)},\n`}"errors": ${JSON.stringify(errors)}\n}\n`)

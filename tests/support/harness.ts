@@ -18,8 +18,7 @@ import ToolRuntime, { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import * as Reminder from '../../src/index.ts'
 import * as ReminderInvariant from '../../src/invariant.ts'
-import { ScriptedModel, type Script, type ScriptedTurn } from "./model.ts"
-export { repeat } from "./model.ts"
+import { ScriptedModel, type Script, type ScriptedTurn } from './model.ts'
 
 /** The provider route the scripted model is registered under. */
 export const PROVIDER = 'scripted'
