@@ -32,10 +32,11 @@ function freeze<T>(value: T): T {
   const pending: unknown[] = [value]
   while (pending.length > 0) {
     const item = pending.pop()
-    if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) {
+    // Primitives and null count as frozen, so only objects and arrays get here.
+    if (!Object.isFrozen(item)) {
       Object.freeze(item)
       // One push per value: spreading a large array would overflow the argument limit.
-      for (const child of Object.values(item)) pending.push(child)
+      for (const child of Object.values(item as object)) pending.push(child)
     }
   }
   return value

@@ -229,6 +229,14 @@ describe('blockAt', () => {
     expect(afterCalls(agent)).toEqual([2, 3])
   })
 
+  it('a downstream block keeps its own feedback', async () => {
+    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
+    h.ctx.on('tools/post-execute', async () => ({ kind: 'block', feedback: [{ type: 'text', text: 'denied by policy' }] }))
+    const agent = await h.run()
+    expect(toolResults(agent)).toEqual([[true, 'denied by policy'], [true, 'denied by policy']])
+    expect(afterCalls(agent)).toEqual([2])
+  })
+
   it('a downstream replaced value is respected, not turned into a block', async () => {
     const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
     h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', value: [{ type: 'text', text: 'kept' }] }))
