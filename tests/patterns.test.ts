@@ -41,6 +41,8 @@ describe('whole-name patterns', () => {
     ['*aaab*', 'aaaab', true],
     ['*abcabd*', 'abcabcabd', true],
     ['*aabb*', 'aababb', false],
+    ['a*ab*b', 'aab', false],
+    ['a*ab*b', 'aabb', true],
     ['x*aabb*', 'xaababbaabb', true],
   ])('%j on %j: %s', (pattern, name, expected) => {
     expect(match(pattern, name)).toBe(expected)
