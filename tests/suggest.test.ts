@@ -3,7 +3,9 @@ import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import type { Suggestion } from '../src/replay/suggest.ts'
+import { Config } from '../src/config.ts'
+import type { RecordedCall } from '../src/replay/report.ts'
+import { addProgress, candidates, patchSnippet, progressTools, recommend, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 import { record, replay as run } from './support/sessions.ts'
 
@@ -114,5 +116,56 @@ describe('replay --suggest: advice from the evidence', () => {
     const { out } = await run(['replay', root, '--suggest', '--result-aware'])
     expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping nearly all on repeated results\n')
     expect(out).toContain('  * the config given (baseline)')
+  })
+})
+
+describe('the advice, as pure functions', () => {
+  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0) => ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls })
+  const baseline = Config({})
+
+  it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {
+    const stats: ProgressStats = new Map([['pager', { repeats: 4, changed: 3 }], ['poll', { repeats: 4, changed: 2 }], ['fail', { repeats: 4, changed: 0 }], ['b_pager', { repeats: 1, changed: 1 }]])
+    expect(progressTools(stats)).toEqual(['b_pager', 'pager'])
+  })
+
+  it('only repeats of the call right before count, and a repeat whose result changed counts as changed', () => {
+    const stats: ProgressStats = new Map()
+    const call = (repeatsCall: boolean, repeatsResult: boolean) => ({ tool: 't', repeatsCall, repeatsResult }) as RecordedCall
+    for (const c of [call(false, false), call(true, true), call(true, false), call(false, true)]) addProgress(stats, c)
+    expect(stats.get('t')).toEqual({ repeats: 2, changed: 1 })
+  })
+
+  it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
+    expect(candidates(baseline, []).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'thresholds 5, 7, 10'])
+    const given = Config({ resultAware: true, cycles: true, exclude: ['todo_write'], blockAt: 12 })
+    const list = candidates(given, ['pager'])
+    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10'])
+    expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
+    expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
+    expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
+  })
+
+  it('recommends the fewest reminders on changed results among those keeping 90% of the baseline\'s on repeated results', () => {
+    const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
+      .flatMap((s) => s.recommended ? [s.label] : [])
+    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c1'])
+    expect(pick(tally(10, 5), tally(8, 0))).toEqual(['c0'])
+    expect(pick(tally(10, 5), tally(10, 5))).toEqual(['c0'])
+    expect(pick(tally(10, 5), tally(9, 1), tally(10, 1))).toEqual(['c2'])
+    expect(pick(tally(10, 5), tally(10, 1, 3), tally(10, 1, 2))).toEqual(['c2'])
+    expect(pick(tally(10, 5), tally(10, 1, 2), tally(10, 1, 2))).toEqual(['c1'])
+    expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
+  })
+
+  it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {
+    expect(patchSnippet(Config({ include: ['grep', 'read_*'], resultAware: true, remindEvery: 10 }), baseline)).toBe([
+      '# ~/.dsh/profiles/<name>/cordis.patch.yml',
+      '- id: repeat-tool-reminder',
+      '  config:',
+      '    thresholds: [3, 5, 8]',
+      '    include: ["grep", "read_*"]',
+      '    resultAware: true',
+      '    remindEvery: 10',
+    ].join('\n'))
   })
 })

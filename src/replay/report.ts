@@ -9,7 +9,7 @@ import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { argumentsPreview, deliveredArguments, sameJson } from '../arguments.ts'
 import { name, type Config } from '../config.ts'
-import { createGuard } from '../guard.ts'
+import { createGuard, type Observation } from '../guard.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -206,7 +206,7 @@ function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undef
 }
 
 /** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
-function drive(session: Recorded, config: Config, visit: (call: RecordedCall, at: number, seen: NonNullable<ReturnType<ReturnType<typeof createGuard>['observe']>>) => void): number {
+function drive(session: Recorded, config: Config, visit: (call: RecordedCall, at: number, seen: Observation) => void): number {
   const guard = createGuard(config)
   const agent = {} as Agent
   let at = 0

@@ -44,9 +44,10 @@ export function progressTools(stats: ProgressStats): string[] {
  */
 export function candidates(baseline: Config, progress: readonly string[]): Omit<Suggestion, keyof Tally>[] {
   const list: Omit<Suggestion, keyof Tally>[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
+  // A candidate that is the same config as one already listed (the baseline included) is not listed again.
   const add = (label: string, change: Partial<Config>) => {
     const config = { ...baseline, ...change }
-    if (JSON.stringify(config) !== JSON.stringify(baseline)) list.push({ label, config })
+    if (!list.some((c) => JSON.stringify(c.config) === JSON.stringify(config))) list.push({ label, config })
   }
   add('resultAware', { resultAware: true })
   add('cycles', { cycles: true })
