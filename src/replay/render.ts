@@ -35,7 +35,7 @@ export function render({ total, sessions, hidden, suggestions }: Shown): string 
   if (suggestions !== undefined) lines.push('', ...advice(suggestions))
   if (sessions.length > 0) {
     lines.push('', hidden > 0
-      ? `the ${sessions.length} sessions that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
+      ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
       : `${sessions.length === total.sessions ? 'every session' : 'the sessions that looped'}, most looping first:`)
   }
   for (const s of sessions) {
