@@ -52,7 +52,24 @@ describe('the text report', () => {
     expect(heading([session('a')], totals({ sessions: 1 }), 0)).toBe('every session, most looping first:')
     expect(heading([session('a')], totals({ sessions: 3 }), 0)).toBe('the sessions that looped, most looping first:')
     expect(heading([session('a')], totals({ sessions: 3 }), 2)).toBe('the 1 session that looped most, of 3 (--top N or --all for more):')
-    expect(render({ total: totals(), sessions: [], hidden: 0, suggestions: undefined })).not.toContain('\nsession')
+    expect(render({ total: totals(), sessions: [], hidden: 0, suggestions: undefined })).toBe([
+      'total: 1 session, 0 with loops',
+      '  0 tool calls, 0 tracked',
+      '  identical runs: 0 (longest 0), cycles: 0',
+      '  run lengths: none',
+      '  tools that loop most: none',
+      '  reminders: 0 in the logs, 0 with this config',
+      '  blocks: 0 in the logs, 0 with this config',
+      '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results',
+      '',
+    ].join('\n'))
+  })
+
+  it('ten tools are listed whole; an eleventh is counted', () => {
+    const tools = (n: number) => Array.from({ length: n }, (_, i) => ({ tool: `t${i}`, runs: 1, repeatedCalls: 1 }))
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, suggestions: undefined })).toContain(`(1 run, 1 repeated call)\n`)
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, suggestions: undefined })).not.toContain('more')
+    expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, suggestions: undefined })).toContain('t9 (1 run, 1 repeated call), and 1 more\n')
   })
 
   it('a session: its id, its parent, its file, its runs, cycles, reminders, and blocks only when there are any', () => {
@@ -70,5 +87,9 @@ describe('the text report', () => {
     ].join('\n'))
     expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [4] })], hidden: 0, suggestions: undefined }))
       .toContain('  blocks in the log: calls 4\n  blocks with this config: none\n')
+    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [4], configBlocks: [4, 5] })], hidden: 0, suggestions: undefined }))
+      .toContain('  blocks in the log: calls 4\n  blocks with this config: calls 4, 5\n')
+    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2' }] })], hidden: 0, suggestions: undefined }))
+      .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2)\n')
   })
 })

@@ -178,6 +178,13 @@ describe('replay: what the logs say', () => {
     expect(status).toBe(0)
     expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
     expect((await replay(['replay', root], false)).err).toBe('')
+    const five = await record('none', Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP_X) })))
+    expect((await replay(['replay', five], true)).err).toBe('')
+  })
+
+  it('sessions are read in path order whatever order the folders were made in', async () => {
+    const root = await record('none', ['zeta', 'mu', 'alpha', 'kappa'].map((id) => ({ id, script: turns(GREP_X) })))
+    expect((await replayJson([root])).report.sessions.map((s) => s.id)).toEqual(['alpha', 'kappa', 'mu', 'zeta'])
   })
 
   it('a path can be the sessions root, a project folder, a session folder or the log itself', async () => {
@@ -290,6 +297,7 @@ describe('replay: options', () => {
     expect(two.out).toContain('\nthe 2 sessions that looped most, of 4 (--top N or --all for more):\n')
     expect(sessions(two.out)).toEqual(['b-large', 'e-large'])
     // d-small repeats as many calls as a-small, but carries longer results.
+    expect(sessions((await replay(['replay', root, '--top', '1'])).out)).toEqual(['b-large'])
     expect(sessions((await replay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
     expect(sessions((await replay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
     expect(sessions((await replay(['replay', root, '--all'])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small', 'c-calm'])
@@ -321,6 +329,7 @@ describe('replay: options', () => {
     [['replay', '/tmp', '--block-at', '4'], 'repeat-tool-reminder: blockAt must be an integer at or above the last threshold (8) (got 4)\n'],
     [['replay', '/tmp', '--max-cycle-period', '9'], 'repeat-tool-reminder: maxCyclePeriod must be an integer from 2 to 8 (got 9)\n'],
     [['replay', '/tmp', '--remind-every=-1'], 'repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)\n'],
+    [['replay', '/tmp', '--top=-1'], 'repeat-tool-reminder: --top must be a positive integer (got "-1")\n'],
     [['replay', '/tmp', '--top', '0'], 'repeat-tool-reminder: --top must be a positive integer (got "0")\n'],
     [['replay', '/tmp', '--top', 'x'], 'repeat-tool-reminder: --top must be a positive integer (got "x")\n'],
     [['replay', '/tmp', '--top', '2.5'], 'repeat-tool-reminder: --top must be a positive integer (got "2.5")\n'],

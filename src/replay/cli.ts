@@ -97,7 +97,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.out(`\n],\n"total": ${JSON.stringify(total)},\n${suggestions === undefined ? '' : `"suggestions": ${JSON.stringify(suggestions)},\n`}"errors": ${JSON.stringify(errors)}\n}\n`)
     } else {
       const sessions = detailed.map((d) => d.report)
-      io.out(render({ total, sessions, hidden: top === Infinity ? 0 : total.sessionsWithLoops - sessions.length, suggestions }))
+      io.out(render({ total, sessions, hidden: Math.max(0, total.sessionsWithLoops - sessions.length), suggestions }))
     }
   } finally {
     await reader.close()

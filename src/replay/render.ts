@@ -69,10 +69,11 @@ function sessionLines(r: Report): string[] {
 
 /** Run lengths as a bar chart, one row per length. */
 function chart(histogram: Record<string, number>): string[] {
-  const rows = Object.entries(histogram).map(([length, n]) => [Number(length), n] as const).sort((a, b) => a[0] - b[0])
+  // Integer keys enumerate in ascending order: the rows come sorted by length.
+  const rows = Object.entries(histogram).map(([length, n]) => [length, n] as const)
   if (rows.length === 0) return ['  run lengths: none']
   const most = Math.max(...rows.map(([, n]) => n))
-  const width = String(rows.at(-1)![0]).length
+  const width = rows.at(-1)![0].length
   return ['  run lengths (calls in a run: runs):', ...rows.map(([length, n]) => `    ${String(length).padStart(width)} │${'█'.repeat(Math.max(1, Math.round(n / most * BAR)))} ${n}`)]
 }
 

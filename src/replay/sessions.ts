@@ -35,9 +35,8 @@ export function reason(error: unknown): string {
 
 /**
  * The logs the paths name, sorted within each path and each listed once: a path
- * that is a file is read as a log when it is a regular file with a log's name;
- * a folder is searched, its symlinks and anything not a regular file left alone
- * (a non-regular entry with a log's name is reported).
+ * with a log's name, or every entry with a log's name below a folder, searched
+ * without following symlinks.
  */
 export async function discover(paths: readonly string[]): Promise<Found> {
   const files: string[] = []
@@ -62,9 +61,8 @@ export async function discover(paths: readonly string[]): Promise<Found> {
         for (const file of found.sort()) await add(file)
       } else if (!TRANSCRIPTS.has(basename(path))) {
         errors.push({ path, reason: 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)' })
-      } else if (!info.isFile()) {
-        errors.push({ path, reason: 'not a regular file' })
       } else {
+        // Anything but a regular file is refused when it is read (see LogReader.read).
         await add(resolve(path))
       }
     } catch (error) {
@@ -85,12 +83,10 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
   }
   for (const entry of entries) {
     const path = join(dir, entry.name)
-    if (TRANSCRIPTS.has(entry.name)) {
-      if (entry.isFile()) found.push(path)
-      else if (!entry.isSymbolicLink()) errors.push({ path, reason: 'not a regular file' })
-    } else if (entry.isDirectory()) {
-      await walk(path, found, errors)
-    }
+    if (entry.isSymbolicLink()) continue
+    // A log's name on anything but a regular file (a folder, a FIFO) is refused when it is read.
+    if (TRANSCRIPTS.has(entry.name)) found.push(path)
+    else if (entry.isDirectory()) await walk(path, found, errors)
   }
 }
 
@@ -142,7 +138,8 @@ export class LogReader {
     await ctx.plugin(JsonlSessionPersistence, { root: join(tmpdir(), 'repeat-tool-reminder-replay-reads-no-root'), compression })
     // Mounted just above and never withdrawn while this context lives.
     const backend = ctx.sessionPersistence as unknown as PrefixReader
-    Object.defineProperty(backend, 'assertStoredIdentity', { value: async () => {}, configurable: true, writable: true })
+    // Configurable, as a property of the traced service proxy must be to be replaced.
+    Object.defineProperty(backend, 'assertStoredIdentity', { value: async () => {}, configurable: true })
     return backend
   }
 }
