@@ -1,5 +1,5 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
-import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import { defineContentToolFixture, type PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
 import { afterCalls, harness, injected, runAgent, toolResults } from './support/harness.ts'
@@ -229,19 +229,14 @@ describe('blockAt', () => {
     expect(afterCalls(agent)).toEqual([2, 3])
   })
 
-  it('a downstream block keeps its own feedback', async () => {
+  it.each<[string, PostToolDecision, [boolean, string]]>([
+    ['a block keeps its own feedback', { kind: 'block', feedback: [{ type: 'text', text: 'denied by policy' }] }, [true, 'denied by policy']],
+    ['a replaced value is kept, not turned into a block', { kind: 'accept', value: [{ type: 'text', text: 'kept' }] }, [false, 'kept']],
+  ])('downstream, %s; the reminder still comes', async (_label, decision, result) => {
     const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
-    h.ctx.on('tools/post-execute', async () => ({ kind: 'block', feedback: [{ type: 'text', text: 'denied by policy' }] }))
+    h.ctx.on('tools/post-execute', async () => decision)
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[true, 'denied by policy'], [true, 'denied by policy']])
-    expect(afterCalls(agent)).toEqual([2])
-  })
-
-  it('a downstream replaced value is respected, not turned into a block', async () => {
-    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
-    h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', value: [{ type: 'text', text: 'kept' }] }))
-    const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[false, 'kept'], [false, 'kept']])
+    expect(toolResults(agent)).toEqual([result, result])
     expect(afterCalls(agent)).toEqual([2])
   })
 
