@@ -89,6 +89,8 @@ describe('the text report', () => {
       .toContain('  blocks in the log: calls 4\n  blocks with this config: none\n')
     expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [4], configBlocks: [4, 5] })], hidden: 0, suggestions: undefined }))
       .toContain('  blocks in the log: calls 4\n  blocks with this config: calls 4, 5\n')
+    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [4], configBlocks: [4] })], hidden: 0, suggestions: undefined }))
+      .toContain('  blocks in the log: calls 4\n  blocks with this config: calls 4\n')
     expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2' }] })], hidden: 0, suggestions: undefined }))
       .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2)\n')
   })

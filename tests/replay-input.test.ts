@@ -88,10 +88,13 @@ describe('replay: every bad input is contained to itself', () => {
     expect(direct.err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
   })
 
-  it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not counted again', async () => {
+  it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not read', async () => {
     const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }, { id: 'c', script: LOOP }])
     await symlink(root, join(root, '_no-cwd', 'loop'))
     await symlink(join(root, '_no-cwd', 'a', 'session.jsonl'), join(root, '_no-cwd', 'b', 'session.jsonl.zstd'))
+    const outside = await record('none', [{ id: 'outside', script: LOOP }])
+    await mkdir(join(root, '_no-cwd', 'linked'))
+    await symlink(join(outside, '_no-cwd', 'outside', 'session.jsonl'), join(root, '_no-cwd', 'linked', 'session.jsonl'))
     const { status, err, report } = await replayJson([root])
     expect([status, err]).toEqual([0, ''])
     expect(report.sessions.map((s) => s.id)).toEqual(['a', 'b', 'c'])

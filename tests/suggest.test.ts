@@ -66,6 +66,8 @@ describe('replay --suggest: advice from the evidence', () => {
     const root = await sessions()
     const { out } = await run(['replay', root, '--suggest'])
     expect(out).toContain([
+      '  cost of looping: 12 repeated calls carrying 89 characters of arguments and 660 of results',
+      '',
       'advice (--suggest): where each config\'s reminders land',
       '  config                              reminders  on repeated results  on changed results  loop calls unreminded  blocks',
       '    the config given (baseline)               5                    2                   3                      3       0',
@@ -143,6 +145,9 @@ describe('the advice, as pure functions', () => {
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
+    expect(candidates(baseline, ['pager', 'poll']).map((c) => c.label)).toContain('resultAware, exclude pager, poll')
+    expect(candidates(baseline, ['pager', 'poll']).find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
+    expect(candidates(baseline, []).at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
   })
 
   it('recommends the fewest reminders on changed results among those keeping 90% of the baseline\'s on repeated results', () => {
