@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -182,9 +182,16 @@ describe('replay: what the logs say', () => {
     expect((await replay(['replay', five], true)).err).toBe('')
   })
 
-  it('sessions are read in path order whatever order the folders were made in', async () => {
+  it('sessions are read in the order of their paths, compared whole', async () => {
     const root = await record('none', ['zeta', 'mu', 'alpha', 'kappa'].map((id) => ({ id, script: turns(GREP_X) })))
     expect((await replayJson([root])).report.sessions.map((s) => s.id)).toEqual(['alpha', 'kappa', 'mu', 'zeta'])
+    // '-' sorts before '/': a folder-by-folder walk alone would put p/ first.
+    await cp(join(root, '_no-cwd'), join(root, 'p'), { recursive: true })
+    await cp(join(root, '_no-cwd', 'mu'), join(root, 'p-2', 'mu'), { recursive: true })
+    const files = (await replayJson([join(root, 'p'), join(root, 'p-2')])).report.sessions.map((s) => s.file.slice(root.length))
+    expect(files).toEqual(['alpha', 'kappa', 'mu', 'zeta'].map((id) => `/p/${id}/session.jsonl`).concat('/p-2/mu/session.jsonl'))
+    const together = (await replayJson([root])).report.sessions.map((s) => s.file.slice(root.length))
+    expect(together.slice(4)).toEqual(['/p-2/mu/session.jsonl', '/p/alpha/session.jsonl', '/p/kappa/session.jsonl', '/p/mu/session.jsonl', '/p/zeta/session.jsonl'])
   })
 
   it('a path can be the sessions root, a project folder, a session folder or the log itself', async () => {
