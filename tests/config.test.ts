@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
@@ -12,6 +11,7 @@ import * as Reminder from '../src/index.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
 import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
 import { repeat, ScriptedModel } from './support/model.ts'
+import { scratch } from './support/scratch.ts'
 
 const GREP_X = { name: 'grep', args: { pattern: 'x' } }
 const DEFAULTS = {
@@ -152,7 +152,7 @@ describe('config', () => {
 
 describe('loading from cordis.yml', () => {
   it('a valid entry mounts with its thresholds as written; an invalid one fails and names the field', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rtr-'))
+    const dir = await scratch('yaml')
     await writeFile(join(dir, 'cordis.yml'), [
       ...['sessions:dsh-session', 'llm:dsh-llm', 'tools:dsh-tools', 'prompt:dsh-system-prompt', 'agents:dsh-agent']
         .map((pair) => pair.split(':')).map(([id, pkg]) => `- id: ${id}\n  name: '@deepseek-ai/${pkg}'`),

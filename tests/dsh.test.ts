@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
@@ -11,6 +10,7 @@ import { name as packageName } from '../package.json' with { type: 'json' }
 import * as Reminder from '../src/index.ts'
 import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
 import { repeat, ScriptedModel } from './support/model.ts'
+import { scratch } from './support/scratch.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
@@ -31,7 +31,7 @@ async function readmeSnippets(file: string): Promise<string[]> {
  */
 async function compose(userLayer: string): Promise<Row[]> {
   const base = loadOverlayPatches('dsh', join(ROOT, 'tests', 'fixtures', 'dsh-base', 'cordis.patch.yml'))
-  const file = join(await mkdtemp(join(tmpdir(), 'rtr-profile-')), 'cordis.patch.yml')
+  const file = join(await scratch('profile'), 'cordis.patch.yml')
   await writeFile(file, userLayer)
   const warnings: string[] = []
   const rows = composeEntries([base, loadOptionalPatches('dsh', file)!], (message) => warnings.push(message)) as Row[]
@@ -41,7 +41,7 @@ async function compose(userLayer: string): Promise<Row[]> {
 
 /** Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness services; resolve to its fiber. */
 async function mountRow(row: Row) {
-  const dir = await mkdtemp(join(tmpdir(), 'rtr-dsh-'))
+  const dir = await scratch('dsh')
   // The row names this package; the suite maps that name to the source under test, as dsh maps it to the profile's copy.
   const mounted = { ...row, name: row.name === packageName ? 'cordis:repeat-tool-reminder' : row.name }
   // JSON is YAML: the rows as written, without a YAML writer.

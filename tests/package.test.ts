@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { record } from './support/sessions.ts'
 import type { ScriptedCall } from './support/model.ts'
 
@@ -14,10 +14,12 @@ const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 
 /** A folder where the packed package was installed with a plain `npm install`, as into a dsh profile. */
 let profile: string
+/** Where the package was packed and installed; removed after the suite. */
+let dir: string
 
 describe('the published package', () => {
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rtr-pack-'))
+    dir = await mkdtemp(join(tmpdir(), 'rtr-pack-'))
     // The build that `npm start` runs first writes nothing to stdout, so `npm start -s -- --json` is JSON lines alone.
     expect((await run('npm', ['run', '-s', 'build'], { cwd: ROOT })).stdout).toBe('')
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT })
@@ -27,6 +29,8 @@ describe('the published package', () => {
     await writeFile(join(profile, 'package.json'), '{ "name": "profile", "private": true }\n')
     await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: profile })
   }, 180_000)
+
+  afterAll(() => rm(dir, { recursive: true, force: true }))
 
   it('the demo on the built package prints JSON lines and nothing else', async () => {
     const { stdout } = await run(process.execPath, [join(ROOT, 'demo', 'main.ts'), '--json'], { cwd: ROOT })

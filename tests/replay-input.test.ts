@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmod, cp, mkdir, mkdtemp, readFile, rename, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { chmod, cp, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
@@ -8,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { LogReader } from '../src/replay/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 import { record, replay, replayJson } from './support/sessions.ts'
+import { scratch } from './support/scratch.ts'
 
 const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
@@ -102,7 +102,7 @@ describe('replay: every bad input is contained to itself', () => {
 
   it('a symlink named on the command line is followed: the user chose it', async () => {
     const root = await record('none', [{ id: 'linked', script: LOOP }])
-    const link = join(await mkdtemp(join(tmpdir(), 'rtr-link-')), 'session.jsonl')
+    const link = join(await scratch('link'), 'session.jsonl')
     await symlink(join(root, '_no-cwd', 'linked', 'session.jsonl'), link)
     const { status, report } = await replayJson([link])
     expect(status).toBe(0)
@@ -110,7 +110,7 @@ describe('replay: every bad input is contained to itself', () => {
   })
 
   it('a log replaced by something else after it was found is not opened', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rtr-swap-'))
+    const dir = await scratch('swap')
     await promisify(execFile)('mkfifo', [join(dir, 'session.jsonl')])
     const reader = new LogReader()
     await expect(reader.read(join(dir, 'session.jsonl'))).rejects.toThrow('not a regular file')
@@ -119,7 +119,7 @@ describe('replay: every bad input is contained to itself', () => {
 
   it('a log outside the usual layout is replayed on its own, without looking at its neighbours', async () => {
     const root = await record('none', [{ id: 'lone', script: LOOP }])
-    const elsewhere = await mkdtemp(join(tmpdir(), 'rtr-elsewhere-'))
+    const elsewhere = await scratch('elsewhere')
     await writeFile(join(elsewhere, 'unrelated.jsonl'), 'garbage\n')
     await mkdir(join(elsewhere, 'copy'))
     await cp(join(root, '_no-cwd', 'lone', 'session.jsonl'), join(elsewhere, 'copy', 'session.jsonl'))

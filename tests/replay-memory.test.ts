@@ -1,5 +1,4 @@
-import { cp, mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -7,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../src/replay/cli.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 import { record } from './support/sessions.ts'
+import { scratch } from './support/scratch.ts'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -16,7 +16,7 @@ const big = (i: number): ScriptedCall => ({ name: 'write_file', args: { path: `f
 
 /** `copies` project folders, each a copy of the same recorded sessions. */
 async function copies(source: string, count: number): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'rtr-copies-'))
+  const root = await scratch('copies')
   for (let i = 0; i < count; i++) await cp(join(source, '_no-cwd'), join(root, `project-${i}`), { recursive: true })
   return root
 }

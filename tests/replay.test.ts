@@ -1,5 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
@@ -7,6 +6,7 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { record, replay, replayJson } from './support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { scratch } from './support/scratch.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
@@ -215,7 +215,7 @@ describe('replay: bad input', () => {
   })
 
   it('a file that is not a JSONL transcript, and a folder without any, are reported', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rtr-empty-'))
+    const dir = await scratch('empty')
     await writeFile(join(dir, 'notes.txt'), 'hello')
     const { status, err } = await replay(['replay', join(dir, 'notes.txt'), dir])
     expect(status).toBe(1)

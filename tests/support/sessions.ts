@@ -2,8 +2,6 @@
  * Session logs for replay tests, written the way dsh writes them: scripted
  * agents run through the real loop with the harness's JSONL persistence backend.
  */
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -16,6 +14,7 @@ import type { SessionReport, Totals } from '../../src/replay/report.ts'
 import type { Suggestion } from '../../src/replay/suggest.ts'
 import { harness, untilIdle } from './harness.ts'
 import type { ScriptedTurn } from './model.ts'
+import { scratch } from './scratch.ts'
 
 /** One session to record. */
 export interface Recorded {
@@ -33,7 +32,7 @@ export interface Recorded {
 
 /** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
 export async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'rtr-sessions-'))
+  const root = await scratch('sessions')
   for (const { id, script, prompts = 1, parent, setup, after } of sessions) {
     const h = await harness(script, config)
     setup?.(h.ctx)
