@@ -32,8 +32,8 @@ export interface Run {
 
 /** One tracked call's effect: the runs it extends and what the live listener attaches to it. */
 export interface Observation {
-  /** The identical run this call extends; its length is 1 when it repeats nothing. */
-  run: Run
+  /** How many identical calls in a row this call makes, itself included. */
+  length: number
   /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
   cycle: Run | undefined
   /** The reminder due at this call, if any. */
@@ -111,8 +111,7 @@ export function createGuard(config: Config): Guard {
     return undefined
   }
 
-  const due = ({ length, complete }: Run) => complete
-    && (thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0))
+  const due = (length: number) => thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0)
 
   return {
     observe(exec, result) {
@@ -120,14 +119,17 @@ export function createGuard(config: Config): Guard {
       if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
       const call = { tool, args, outcome: resultAware ? { isError: result.isError, content: result.content } : undefined }
       const [length, cycle] = advance(agent, call)
-      const run: Run = { calls: [call], length, complete: true }
-      const current = cycle ?? run
-      const text = { calls: current.calls, length: current.length, sameResults: resultAware }
+      // The run a reminder or block is about: the cycle when there is one, else the identical run.
+      const current = cycle?.length ?? length
+      const remind = (cycle?.complete ?? true) && due(current)
+      const block = blockAt > 0 && current >= blockAt
+      // Texts are built only when due: most calls need none.
+      const text = remind || block ? { calls: cycle?.calls ?? [call], length: current, sameResults: resultAware } : undefined
       return {
-        run,
+        length,
         cycle,
-        reminder: due(current) ? reminder(text, current.length === thresholds[0], cap) : undefined,
-        feedback: blockAt > 0 && current.length >= blockAt ? withheld(text) : undefined,
+        reminder: remind ? reminder(text!, current === thresholds[0], cap) : undefined,
+        feedback: block ? withheld(text!) : undefined,
       }
     },
     step(agent, messages) {

@@ -233,11 +233,11 @@ export function replay(session: Recorded, config: Config): Report {
   let cycle: CycleReport | undefined
   report.trackedCalls = drive(session, config, (call, at, seen) => {
     tracked.push({ at, call })
-    if (seen.run.length === 1) {
+    if (seen.length === 1) {
       close(report, run)
       run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars), start: at, length: 1 }
     } else {
-      run!.length = seen.run.length
+      run!.length = seen.length
       addCost(report.cost, call)
     }
     const tools = seen.cycle?.calls.map((c) => c.tool)
