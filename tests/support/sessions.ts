@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
@@ -26,14 +25,12 @@ export interface Recorded {
   parent?: string
   /** Register more tools, or anything else the session needs, before it runs. */
   setup?: (ctx: Context) => void
-  /** Write more to the session once its prompts are answered (the harness's own writer is still attached). */
-  after?: (agent: Agent) => void
 }
 
 /** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
 export async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
   const root = await scratch('sessions')
-  for (const { id, script, prompts = 1, parent, setup, after } of sessions) {
+  for (const { id, script, prompts = 1, parent, setup } of sessions) {
     const h = await harness(script, config)
     setup?.(h.ctx)
     await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
@@ -49,7 +46,6 @@ export async function record(compression: 'none' | 'zstd', sessions: Recorded[],
       agent.followup(createUserMessage({ content: [{ type: 'text', text: `prompt ${i}` }], source: { kind: 'user' } }))
       await idle
     }
-    after?.(agent)
     await h.ctx.fiber.dispose()
   }
   return root
