@@ -47,13 +47,16 @@ export function cycleReminder(calls: { tool: string, preview: string }[], length
     + 'or finish if you already have enough evidence.'
 }
 
+/** How every withheld-result feedback begins: what replay recognises a block in a log by. */
+export const WITHHELD = `Result withheld by ${name}: `
+
 /** What the model gets instead of a result that `blockAt` withholds. */
 export function withheldFeedback(tools: string[], length: number, sameResults = false): string {
   const same = sameResults ? ' and identical results' : ''
   const what = tools.length === 1
     ? `you have made this exact call to \`${tools[0]}\` ${length} times in a row with identical arguments${same}`
     : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with identical arguments${same}`
-  return `Result withheld by ${name}: ${what}, and the repeats are making no progress. `
+  return `${WITHHELD}${what}, and the repeats are making no progress. `
     + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
     + 'use the results you already have, take a different action or different arguments, or finish.'
 }

@@ -10,6 +10,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { argumentsPreview, deliveredArguments, sameJson } from '../arguments.ts'
 import { name, type Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
+import { WITHHELD } from '../reminders.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -136,7 +137,6 @@ export interface Recorded {
 /** The most calls apart that two occurrences of one call can be and still be compared by the guard (the largest `maxCyclePeriod`). */
 const WINDOW = 8
 
-const WITHHELD = `Result withheld by ${name}: `
 
 /**
  * Read a session's events once: each call counted at its first result (later
