@@ -48,10 +48,10 @@ const USAGE = `Usage: npm start -- [options]
 Watch repeat-tool-reminder break a loop inside a real dsh agent.
 
 Options:
-${flagsHelp(26)}
-  --repeats N             most identical searches the stuck model makes (default 12)
-  --json                  print the transcript as JSON lines and nothing else
-  --help                  show this help`
+${flagsHelp(32)}
+  --repeats N                   most identical searches the stuck model makes (default 12)
+  --json                        print the transcript as JSON lines and nothing else
+  --help                        show this help`
 
 /** Run the demo with command-line `argv`; resolves to the process exit status. */
 export async function main(argv: string[], output: Output, plugins: Plugins): Promise<number> {

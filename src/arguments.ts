@@ -73,6 +73,32 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true
 }
 
+/**
+ * Whether two calls' arguments are the same once the top-level keys in
+ * `ignored` are left out of both (`ignoreArguments`); everything else compares
+ * as {@link sameJson} does. Nothing is copied: the kept keys are compared in place.
+ */
+export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]): boolean {
+  if (ignored.length === 0 || !isRecord(a) || !isRecord(b)) return sameJson(a, b)
+  let kept = 0
+  for (const key of Object.keys(a)) {
+    if (ignored.includes(key)) continue
+    kept++
+    if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false
+  }
+  for (const key of Object.keys(b)) if (!ignored.includes(key)) kept--
+  return kept === 0
+}
+
+/** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
+export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
+  return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => ignored.includes(key)).sort()
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** Compare two values now when they are not both containers; otherwise queue the pair. */
 function sameOrPending(x: unknown, y: unknown, pending: object[]): boolean {
   if (x === y) return true
@@ -94,9 +120,10 @@ const EMPTY = new Text('')
 
 /**
  * The canonical form of an argument value: object keys sorted deeply in
- * code-unit order, arrays in order, compact JSON. Iterative for any depth.
+ * code-unit order, arrays in order, compact JSON, the top-level keys in
+ * `omitted` left out. Iterative for any depth.
  */
-export function canonical(value: unknown): string {
+export function canonical(value: unknown, omitted: readonly string[] = []): string {
   let out = ''
   const work: unknown[] = [value]
   while (work.length > 0) {
@@ -112,7 +139,7 @@ export function canonical(value: unknown): string {
     } else {
       out += '{'
       work.push(new Text('}'))
-      const keys = Object.keys(item).sort()
+      const keys = Object.keys(item).filter((key) => item !== value || !omitted.includes(key)).sort()
       for (let i = keys.length - 1; i >= 0; i--) {
         work.push((item as Record<string, unknown>)[keys[i]!], new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
       }
@@ -128,7 +155,7 @@ export function preview(text: string, cap: number): string {
   return `${text.slice(0, cut)}… (${text.length - cut} more chars)`
 }
 
-/** The canonical form of `args`, head-truncated to `cap` code units as reminders quote it. */
-export function argumentsPreview(args: unknown, cap: number): string {
-  return preview(canonical(args), cap)
+/** The canonical form of `args` without the `omitted` top-level keys, head-truncated to `cap` code units as reminders quote it. */
+export function argumentsPreview(args: unknown, cap: number, omitted: readonly string[] = []): string {
+  return preview(canonical(args, omitted), cap)
 }

@@ -19,8 +19,12 @@ export interface Config {
   include: string[]
   /** Whole-name patterns of tools that are never tracked; wins over `include`. */
   exclude: string[]
-  /** Opt-in: a repeat extends a run only when its outcome (error flag and content) repeats too. */
-  resultAware: boolean
+  /** Opt-in: a repeat extends a run only when its outcome (error flag and content, dsh's locators masked) repeats too; `true` for every tool, or the whole-name patterns of the tools it applies to. */
+  resultAware: boolean | string[]
+  /** Opt-in: `<tool pattern>.<argument>` entries naming top-level arguments that are left out when two calls are compared. */
+  ignoreArguments: string[]
+  /** Opt-in: an identical run interrupted by other tracked calls goes on from its length when the same call comes back. */
+  relapse: boolean
   /** Opt-in: also recognise an exact repeating cycle of 2 to `maxCyclePeriod` distinct calls. */
   cycles: boolean
   /** The longest cycle, in distinct calls, that `cycles` looks for (2 to 8). */
@@ -46,8 +50,12 @@ export const fields = Schema.object({
     'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'),
   exclude: field(patternList('exclude'), [],
     'Tools never to track, as whole-name patterns where * matches any run of characters. An untracked call neither counts nor resets a run.'),
-  resultAware: field(bool('resultAware'), false,
-    'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop.'),
+  resultAware: field(boolOrPatterns('resultAware'), false,
+    'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop. The spill paths and job ids dsh writes into a result are left out of the comparison. true for every tool, or a list of whole-name tool patterns it applies to.'),
+  ignoreArguments: field(argumentList('ignoreArguments'), [],
+    'Top-level arguments that are not part of a call, as <tool pattern>.<argument> (bash.description, *.justification): two calls are the same when they are equal without them. Every entry whose pattern matches the tool applies.'),
+  relapse: field(bool('relapse'), false,
+    'An identical run interrupted by other tracked calls goes on from its length when the same call comes back, until the next user message; each agent remembers its 8 latest interrupted runs.'),
   cycles: field(bool('cycles'), false,
     'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
   maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, 8, 'an integer from 2 to 8'), 4,
@@ -141,15 +149,44 @@ function integerIn(key: keyof Config, min: number, max: number, rule: string) {
     : reject(`${key} must be ${rule}`, value)
 }
 
-function bool(key: 'resultAware' | 'cycles') {
+function bool(key: 'cycles' | 'relapse') {
   return (value: unknown): boolean => typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
 }
 
-function patternList(key: 'include' | 'exclude') {
+function patternList(key: 'include' | 'exclude' | 'resultAware') {
   return (value: unknown): string[] => {
     if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
       reject(`${key} must be a list of tool-name patterns (strings)`, value)
     }
     return [...value as string[]]
   }
+}
+
+function boolOrPatterns(key: 'resultAware') {
+  const patterns = patternList(key)
+  return (value: unknown): boolean | string[] => {
+    if (typeof value === 'boolean') return value
+    if (!Array.isArray(value)) reject(`${key} must be true, false or a list of tool-name patterns (strings)`, value)
+    return patterns(value)
+  }
+}
+
+function argumentList(key: 'ignoreArguments') {
+  return (value: unknown): string[] => {
+    if (!Array.isArray(value)) reject(`${key} must be a list of <tool pattern>.<argument> entries`, value)
+    for (const entry of value) {
+      if (typeof entry !== 'string') reject(`${key} entries must be strings like "bash.description"`, entry)
+      const dot = entry.lastIndexOf('.')
+      if (dot < 0) reject(`${key} entries must be <tool pattern>.<argument>, with a dot before the argument`, entry)
+      if (dot === 0) reject(`${key} entries need a tool pattern before the dot (* for every tool)`, entry)
+      if (dot === entry.length - 1) reject(`${key} entries need an argument name after the dot`, entry)
+    }
+    return [...value as string[]]
+  }
+}
+
+/** Split an `ignoreArguments` entry at its last dot: the tool pattern, and the argument it leaves out. */
+export function ignoredArgument(entry: string): { tool: string, argument: string } {
+  const dot = entry.lastIndexOf('.')
+  return { tool: entry.slice(0, dot), argument: entry.slice(dot + 1) }
 }

@@ -4,7 +4,7 @@
  * from {@link CONFIG_FLAGS}. Values are left for {@link Config} to judge, so a
  * bad flag gets the same message as a bad `cordis.yml` value.
  */
-import type { Config } from './config.ts'
+import { name, type Config } from './config.ts'
 
 /** One flag: the config key it sets, how `parseArgs` reads it, and its help text. */
 interface Flag {
@@ -25,6 +25,9 @@ export const CONFIG_FLAGS = {
   'exclude': { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', help: 'never track matching tools (repeatable, or a comma list)' },
   'preview': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N', help: 'characters of arguments quoted in a detailed reminder (default 500)' },
   'result-aware': { key: 'resultAware', type: 'boolean', help: 'compare outcomes too (resultAware)' },
+  'result-aware-tools': { key: 'resultAware', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', help: 'compare outcomes of matching tools only (repeatable, or a comma list)' },
+  'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG', help: 'leave an argument out when comparing calls (repeatable, or a comma list)' },
+  'relapse': { key: 'relapse', type: 'boolean', help: 'a run interrupted by other calls goes on when the call comes back' },
   'cycles': { key: 'cycles', type: 'boolean', help: 'recognise cycles of distinct calls' },
   'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N', help: 'longest cycle (default 4)' },
   'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N', help: 'remind again every N repeats past the last threshold' },
@@ -62,6 +65,7 @@ export function configFromFlags(values: ConfigFlags): Partial<Record<keyof Confi
   for (const [flag, spec] of Object.entries(CONFIG_FLAGS) as [keyof Flags, Flag][]) {
     const value = values[flag]
     if (value === undefined) continue
+    if (Object.hasOwn(raw, spec.key)) throw new Error(`${name}: --${flag} sets ${spec.key}, which another flag already set; give one of them`)
     raw[spec.key] = typeof value === 'boolean' ? value
       : spec.read === 'numbers' ? (value as string).split(',').map(numberOrText)
         : spec.read === 'patterns' ? (value as string[]).flatMap((item) => item.split(',')).filter((item) => item !== '')

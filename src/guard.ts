@@ -8,17 +8,23 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { sameJson } from './arguments.ts'
-import type { Config } from './config.ts'
-import { toolFilter } from './patterns.ts'
+import { sameArguments, sameJson } from './arguments.ts'
+import { ignoredArgument, type Config } from './config.ts'
+import { argumentFilter, toolFilter } from './patterns.ts'
 import { reminder, withheld } from './reminders.ts'
+import { outcome, type Outcome } from './results.ts'
+
+/** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
+export const RELAPSE_MEMORY = 8
 
 /** One tracked call as the guard remembers it. */
 export interface Call {
   tool: string
   args: unknown
-  /** With `resultAware`, the error flag and content the tool returned; otherwise undefined. */
-  outcome: { isError: boolean, content: unknown } | undefined
+  /** The top-level arguments left out when this call is compared (`ignoreArguments`). */
+  ignored: readonly string[]
+  /** With `resultAware` for its tool, the error flag and content the tool returned, dsh's locators masked; otherwise undefined. */
+  outcome: Outcome | undefined
 }
 
 /** The run a call extends: one call repeated, or a cycle of distinct calls (in the order it opened), and its length so far. */
@@ -34,6 +40,8 @@ export interface Run {
 export interface Observation {
   /** How many identical calls in a row this call makes, itself included. */
   length: number
+  /** The identical run's length as reminders count it: `length`, plus with `relapse` the calls of the stretches it resumed. */
+  counted: number
   /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
   cycle: Run | undefined
   /** The reminder due at this call, if any. */
@@ -50,10 +58,16 @@ export interface Guard {
   step(agent: Agent, messages: readonly UserMessage[]): void
 }
 
-/** One agent's state: its last tracked call, the identical run it is in, and (with `cycles`) recent calls. */
+/** One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs it interrupted, and (with `cycles`) recent calls. */
 interface Chain {
   last: Call
   length: number
+  /** The run's length as reminders count it, resumed stretches included. */
+  counted: number
+  /** Whether the run resumed after other calls (`relapse`). */
+  resumed: boolean
+  /** With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a call is in it at most once. */
+  interrupted: { call: Call, counted: number }[]
   /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them (only with `cycles`). */
   recent: Call[]
   /** `streaks[p]`: how many calls in a row equalled the call `p` places before them (only with `cycles`). */
@@ -64,25 +78,49 @@ interface Chain {
 
 /** Build the guard for a config that {@link Config} has validated. */
 export function createGuard(config: Config): Guard {
-  const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, resultAware } = config
+  const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, relapse } = config
   const last = thresholds.at(-1)!
   const tracked = toolFilter(config.include, config.exclude)
+  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
+  const resultAware = config.resultAware === true ? () => true
+    : config.resultAware === false || config.resultAware.length === 0 ? () => false
+      : toolFilter(config.resultAware, [])
   const chains = new WeakMap<Agent, Chain>()
 
-  const same = (a: Call, b: Call) => a.tool === b.tool && sameJson(a.args, b.args) && sameJson(a.outcome, b.outcome)
+  // Calls to one tool share their ignored arguments, so either side's list serves.
+  const same = (a: Call, b: Call) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored) && sameJson(a.outcome, b.outcome)
 
-  /** Advance the agent's state with one tracked call; return its identical run's length and its cycle, if any. */
-  const advance = (agent: Agent, call: Call): [length: number, cycle: Run | undefined] => {
+  /** Advance the agent's state with one tracked call; return the chain and this call's cycle, if any. */
+  const advance = (agent: Agent, call: Call): [chain: Chain, cycle: Run | undefined] => {
     const chain = chains.get(agent)
     if (chain === undefined) {
-      chains.set(agent, { last: call, length: 1, recent: [call], streaks: [], period: 0 })
-      return [1, undefined]
+      const fresh = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
+      chains.set(agent, fresh)
+      return [fresh, undefined]
     }
     const identical = same(chain.last, call)
-    chain.length = identical ? chain.length + 1 : 1
+    if (identical) {
+      chain.length++
+      chain.counted++
+    } else {
+      const back = relapse ? resume(chain, call) : undefined
+      chain.length = 1
+      chain.counted = (back ?? 0) + 1
+      chain.resumed = back !== undefined
+    }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
     chain.last = call
-    return [chain.length, config.cycles ? cycle(chain, call, identical) : undefined]
+    return [chain, config.cycles ? cycle(chain, call, identical) : undefined]
+  }
+
+  /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
+  const resume = (chain: Chain, call: Call): number | undefined => {
+    const { interrupted } = chain
+    const at = interrupted.findIndex((run) => same(run.call, call))
+    const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.counted
+    interrupted.push({ call: chain.last, counted: chain.counted })
+    if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
+    return back
   }
 
   /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
@@ -117,16 +155,20 @@ export function createGuard(config: Config): Guard {
     observe(exec, result) {
       const { agent, name: tool, arguments: args } = exec
       if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
-      const call = { tool, args, outcome: resultAware ? { isError: result.isError, content: result.content } : undefined }
-      const [length, cycle] = advance(agent, call)
+      const aware = resultAware(tool)
+      const call: Call = { tool, args, ignored: ignoredFor(tool), outcome: aware ? outcome(result.isError, result.content) : undefined }
+      const [{ length, counted, resumed }, cycle] = advance(agent, call)
       // The run a reminder or block is about: the cycle when there is one, else the identical run.
-      const current = cycle?.length ?? length
+      const current = cycle?.length ?? counted
       const remind = (cycle?.complete ?? true) && due(current)
       const block = blockAt > 0 && current >= blockAt
       // Texts are built only when due: most calls need none.
-      const text = remind || block ? { calls: cycle?.calls ?? [call], length: current, sameResults: resultAware } : undefined
+      const text = remind || block
+        ? { calls: cycle?.calls ?? [call], length: current, sameResults: (cycle?.calls ?? [call]).every((c) => c.outcome !== undefined), resumed: cycle === undefined && resumed }
+        : undefined
       return {
         length,
+        counted,
         cycle,
         reminder: remind ? reminder(text!, current === thresholds[0], cap) : undefined,
         feedback: block ? withheld(text!) : undefined,

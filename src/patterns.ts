@@ -1,6 +1,7 @@
 /**
  * Whole-name tool patterns, where `*` matches any run of characters and every
- * other character is literal, and the include/exclude filter built from them.
+ * other character is literal, and the filters built from them: which tools are
+ * tracked, and which arguments a tool's calls are compared without.
  * Matching is linear in the name and the pattern for any pattern; nothing here
  * uses regular expressions.
  */
@@ -61,4 +62,15 @@ function find(text: string, from: number, to: number, word: string, table: numbe
     if (k === word.length) return i + 1
   }
   return -1
+}
+
+/** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry whose pattern matches the tool. */
+export function argumentFilter(entries: readonly { tool: string, argument: string }[]): (tool: string) => readonly string[] {
+  const compiled = entries.map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
+  const none: readonly string[] = []
+  if (compiled.length === 0) return () => none
+  return (tool) => {
+    const ignored = compiled.filter((entry) => matches(entry.pattern, tool)).map((entry) => entry.argument)
+    return ignored.length === 0 ? none : ignored
+  }
 }

@@ -4,13 +4,14 @@
  * withheld result. Texts only: when one is due is the guard's business.
  */
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
-import { argumentsPreview } from './arguments.ts'
+import { argumentsPreview, ignoredKeys } from './arguments.ts'
 import { name } from './config.ts'
 
-/** A call as a reminder quotes it: the tool and its arguments. */
+/** A call as a reminder quotes it: the tool, its arguments, and the top-level arguments that were not compared (`ignoreArguments`). */
 export interface QuotedCall {
   tool: string
   args: unknown
+  ignored: readonly string[]
 }
 
 /** What a reminder is about: the calls of the run (one, or a cycle's in the order it opened) and how far it has gone. */
@@ -20,18 +21,36 @@ export interface RunText {
   length: number
   /** Whether the results repeated too (`resultAware`): the text then says so. */
   sameResults: boolean
+  /** Whether the run went on after other calls (`relapse`): the text then does not say "in a row". */
+  resumed: boolean
+}
+
+/** How a text words a run that the defaults do not make: arguments left out of the comparison, a run resumed after other calls. */
+export interface Wording {
+  /** The arguments of the call that were not compared, named in the text. */
+  omitted?: readonly string[]
+  /** The run went on after other calls. */
+  resumed?: boolean
+}
+
+function identical({ omitted = [] }: Wording): string {
+  return `identical arguments${omitted.length === 0 ? '' : ` (not counting ${omitted.map((key) => `\`${key}\``).join(', ')})`}`
+}
+
+function inARow({ resumed = false }: Wording): string {
+  return resumed ? ', coming back to it after other calls,' : ' in a row'
 }
 
 /** The short reminder at the first threshold. */
-export function gentleReminder(sameResults = false): string {
-  return `Reminder: you are repeating the exact same tool call with identical arguments${sameResults ? ', and it keeps returning the same result' : ''}. `
+export function gentleReminder(sameResults = false, wording: Wording = {}): string {
+  return `Reminder: you are repeating the exact same tool call with ${identical(wording)}${wording.resumed ? ', coming back to it after other calls' : ''}${sameResults ? ', and it keeps returning the same result' : ''}. `
     + 'Study its last result. If the task is not done, change your approach or your arguments '
     + 'instead of making the same call again.'
 }
 
 /** The detailed reminder at every later threshold. */
-export function detailedReminder(tool: string, length: number, argumentsPreview: string, sameResults = false): string {
-  return `Reminder: you have called \`${tool}\` ${length} times in a row with identical arguments${sameResults ? ' and got the same result each time' : ''}:\n`
+export function detailedReminder(tool: string, length: number, argumentsPreview: string, sameResults = false, wording: Wording = {}): string {
+  return `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n`
     + `${argumentsPreview}\n`
     + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
     + 'Inspect the latest result and choose a different action or different arguments, '
@@ -39,8 +58,8 @@ export function detailedReminder(tool: string, length: number, argumentsPreview:
 }
 
 /** The reminder for a repeating cycle; `calls` are the tools in order with their argument previews. */
-export function cycleReminder(calls: { tool: string, preview: string }[], length: number, sameResults = false): string {
-  return `Reminder: you are repeating the same sequence of ${calls.length} tool calls with identical arguments${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n`
+export function cycleReminder(calls: { tool: string, preview: string }[], length: number, sameResults = false, wording: Wording = {}): string {
+  return `Reminder: you are repeating the same sequence of ${calls.length} tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n`
     + calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('')
     + 'This sequence is making no progress. Do not run it again with the same arguments. '
     + 'Inspect the latest results and choose a different action or different arguments, '
@@ -51,11 +70,11 @@ export function cycleReminder(calls: { tool: string, preview: string }[], length
 export const WITHHELD = `Result withheld by ${name}: `
 
 /** What the model gets instead of a result that `blockAt` withholds. */
-export function withheldFeedback(tools: string[], length: number, sameResults = false): string {
+export function withheldFeedback(tools: string[], length: number, sameResults = false, wording: Wording = {}): string {
   const same = sameResults ? ' and identical results' : ''
   const what = tools.length === 1
-    ? `you have made this exact call to \`${tools[0]}\` ${length} times in a row with identical arguments${same}`
-    : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with identical arguments${same}`
+    ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
+    : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
   return `${WITHHELD}${what}, and the repeats are making no progress. `
     + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
     + 'use the results you already have, take a different action or different arguments, or finish.'
@@ -74,11 +93,12 @@ export function summary(run: RunText): string {
 export function reminder(run: RunText, firstThreshold: boolean, cap: number): UserMessage {
   const { calls, length, sameResults } = run
   const [call] = calls
+  const how = wording(run)
   const text = calls.length > 1
-    ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap) })), length, sameResults)
+    ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })), length, sameResults, how)
     : firstThreshold
-      ? gentleReminder(sameResults)
-      : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap), sameResults)
+      ? gentleReminder(sameResults, how)
+      : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
   return createUserMessage({
     content: [{ type: 'text', text }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(run) },
@@ -87,5 +107,11 @@ export function reminder(run: RunText, firstThreshold: boolean, cap: number): Us
 
 /** The feedback blocks that replace a withheld result of `run`. */
 export function withheld(run: RunText): ContentBlock[] {
-  return [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults) }]
+  return [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run)) }]
+}
+
+/** The wording a run needs: the arguments its calls carry but were not compared, and whether it resumed. */
+function wording(run: RunText): Wording {
+  const omitted = [...new Set(run.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
+  return { omitted, resumed: run.resumed }
 }

@@ -6,7 +6,7 @@ import Loader from '@deepseek-ai/cordis-plugin-loader'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json' with { type: 'json' }
-import { fields } from '../src/config.ts'
+import { fields, ignoredArgument } from '../src/config.ts'
 import * as Reminder from '../src/index.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
 import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
@@ -20,6 +20,8 @@ const DEFAULTS = {
   include: [],
   exclude: [],
   resultAware: false,
+  ignoreArguments: [],
+  relapse: false,
   cycles: false,
   maxCyclePeriod: 4,
   remindEvery: 0,
@@ -65,8 +67,18 @@ describe('config', () => {
     ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
     ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
     ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got 10)'],
-    ['resultAware', 'yes', 'resultAware must be true or false (got "yes")'],
-    ['resultAware', 1, 'resultAware must be true or false (got 1)'],
+    ['resultAware', 'yes', 'resultAware must be true, false or a list of tool-name patterns (strings) (got "yes")'],
+    ['resultAware', 1, 'resultAware must be true, false or a list of tool-name patterns (strings) (got 1)'],
+    ['resultAware', ['job_output', 2], 'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])'],
+    ['ignoreArguments', 'bash.description', 'ignoreArguments must be a list of <tool pattern>.<argument> entries (got "bash.description")'],
+    ['ignoreArguments', { bash: 'description' }, 'ignoreArguments must be a list of <tool pattern>.<argument> entries (got {"bash":"description"})'],
+    ['ignoreArguments', [7], 'ignoreArguments entries must be strings like "bash.description" (got 7)'],
+    ['ignoreArguments', ['description'], 'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "description")'],
+    ['ignoreArguments', ['.description'], 'ignoreArguments entries need a tool pattern before the dot (* for every tool) (got ".description")'],
+    ['ignoreArguments', ['bash.'], 'ignoreArguments entries need an argument name after the dot (got "bash.")'],
+    ['ignoreArguments', ['bash.description', ''], 'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "")'],
+    ['relapse', 'on', 'relapse must be true or false (got "on")'],
+    ['relapse', 1, 'relapse must be true or false (got 1)'],
     ['cycles', 'true', 'cycles must be true or false (got "true")'],
     ['maxCyclePeriod', 1, 'maxCyclePeriod must be an integer from 2 to 8 (got 1)'],
     ['maxCyclePeriod', 9, 'maxCyclePeriod must be an integer from 2 to 8 (got 9)'],
@@ -84,6 +96,15 @@ describe('config', () => {
   ])('%s: %o is rejected at load', async (field, value, message) => {
     const ctx = await bootHarness()
     await expect(ctx.plugin(Reminder, { [field]: value })).rejects.toThrow(`repeat-tool-reminder: ${message}`)
+  })
+
+  it('resultAware takes true, false or a list of tool patterns; ignoreArguments splits each entry at its last dot', () => {
+    expect(Reminder.Config({ resultAware: ['job_output', 'bash'] }).resultAware).toEqual(['job_output', 'bash'])
+    expect(Reminder.Config({ resultAware: [] }).resultAware).toEqual([])
+    expect(Reminder.Config({ resultAware: true }).resultAware).toBe(true)
+    expect(Reminder.Config({ ignoreArguments: ['bash.description', '*.justification', 'mcp.server.note'] }).ignoreArguments)
+      .toEqual(['bash.description', '*.justification', 'mcp.server.note'])
+    expect(ignoredArgument('mcp.server.note')).toEqual({ tool: 'mcp.server', argument: 'note' })
   })
 
   it('maxCyclePeriod takes every integer from 2 to 8', () => {

@@ -10,6 +10,8 @@ describe('the config as command-line flags', () => {
       'exclude': ['todo_write'],
       'preview': '80',
       'result-aware': true,
+      'ignore-arguments': ['bash.description,*.justification'],
+      'relapse': true,
       'cycles': false,
       'max-cycle-period': '3',
       'remind-every': '10',
@@ -20,11 +22,22 @@ describe('the config as command-line flags', () => {
       exclude: ['todo_write'],
       argumentsPreviewChars: 80,
       resultAware: true,
+      ignoreArguments: ['bash.description', '*.justification'],
+      relapse: true,
       cycles: false,
       maxCyclePeriod: 3,
       remindEvery: 10,
       blockAt: 12,
     })
+  })
+
+  it('--result-aware-tools scopes resultAware to matching tools', () => {
+    expect(configFromFlags({ 'result-aware-tools': ['job_output', 'poll_*'] })).toEqual({ resultAware: ['job_output', 'poll_*'] })
+  })
+
+  it('two flags for one option are refused, naming both', () => {
+    expect(() => configFromFlags({ 'result-aware': true, 'result-aware-tools': ['job_output'] }))
+      .toThrow('repeat-tool-reminder: --result-aware-tools sets resultAware, which another flag already set; give one of them')
   })
 
   it('flags not given set nothing', () => {
@@ -45,16 +58,19 @@ describe('the config as command-line flags', () => {
   })
 
   it('the help text: one line per flag, the flag column as wide as asked', () => {
-    expect(flagsHelp(26)).toBe([
-      '  --thresholds LIST       run lengths that get a reminder (default 3,5,8)',
-      '  --include PATTERN       track only matching tools (repeatable, or a comma list)',
-      '  --exclude PATTERN       never track matching tools (repeatable, or a comma list)',
-      '  --preview N             characters of arguments quoted in a detailed reminder (default 500)',
-      '  --result-aware          compare outcomes too (resultAware)',
-      '  --cycles                recognise cycles of distinct calls',
-      '  --max-cycle-period N    longest cycle (default 4)',
-      '  --remind-every N        remind again every N repeats past the last threshold',
-      '  --block-at N            block from run length N on',
+    expect(flagsHelp(32)).toBe([
+      '  --thresholds LIST             run lengths that get a reminder (default 3,5,8)',
+      '  --include PATTERN             track only matching tools (repeatable, or a comma list)',
+      '  --exclude PATTERN             never track matching tools (repeatable, or a comma list)',
+      '  --preview N                   characters of arguments quoted in a detailed reminder (default 500)',
+      '  --result-aware                compare outcomes too (resultAware)',
+      '  --result-aware-tools PATTERN  compare outcomes of matching tools only (repeatable, or a comma list)',
+      '  --ignore-arguments TOOL.ARG   leave an argument out when comparing calls (repeatable, or a comma list)',
+      '  --relapse                     a run interrupted by other calls goes on when the call comes back',
+      '  --cycles                      recognise cycles of distinct calls',
+      '  --max-cycle-period N          longest cycle (default 4)',
+      '  --remind-every N              remind again every N repeats past the last threshold',
+      '  --block-at N                  block from run length N on',
     ].join('\n'))
   })
 })

@@ -100,9 +100,9 @@ describe('replay: what the logs say', () => {
 
   it('every config option reaches the guard', async () => {
     const root = await record('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP_X)) }])
-    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--preview', '4', '--include', 'gr*']
+    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--preview', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse']
     const { report } = await replayJson([root, ...args])
-    expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
+    expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
     const session = report.sessions[0]!
     expect(session.configReminders.map((r) => r.afterCall)).toEqual([2, 3, 6, 9])
     expect(session.configBlocks).toEqual([5, 6, 7, 8, 9])

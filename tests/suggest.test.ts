@@ -54,12 +54,15 @@ describe('replay --suggest: advice from the evidence', () => {
       { label: 'the config given (baseline)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: true, recommended: undefined },
       { label: 'resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: true },
       { label: 'cycles', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'ignoreArguments: the prose fields', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'relapse', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'resultAware, exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'resultAware for scroll_down only', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'thresholds 5, 7, 10', reminders: 3, onRepeatedResults: 1, onChangedResults: 2, unremindedLoopCalls: 4, baseline: undefined, recommended: undefined },
     ])
     expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
-    expect(suggestions[3]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
+    expect(suggestions[5]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
+    expect(suggestions[6]!.config).toMatchObject({ resultAware: ['scroll_down'], exclude: [] })
   })
 
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
@@ -69,15 +72,17 @@ describe('replay --suggest: advice from the evidence', () => {
       '  cost of looping: 12 repeated calls carrying 89 characters of arguments and 660 of results',
       '',
       'advice (--suggest): where each config\'s reminders land',
-      '  config                              reminders  on repeated results  on changed results  loop calls unreminded  blocks',
-      '    the config given (baseline)               5                    2                   3                      3       0',
-      '  * resultAware                               2                    2                   0                      3       0',
-      '    cycles                                    5                    2                   3                      3       0',
-      '    exclude scroll_down                       2                    2                   0                      3       0',
-      '    resultAware, exclude scroll_down          2                    2                   0                      3       0',
-      '    thresholds 5, 7, 10                       3                    1                   2                      4       0',
+      '  config                               reminders  on repeated results  on changed results  loop calls unreminded  blocks',
+      '    the config given (baseline)                5                    2                   3                      3       0',
+      '  * resultAware                                2                    2                   0                      3       0',
+      '    cycles                                     5                    2                   3                      3       0',
+      '    ignoreArguments: the prose fields          5                    2                   3                      3       0',
+      '    relapse                                    5                    2                   3                      3       0',
+      '    exclude scroll_down                        2                    2                   0                      3       0',
+      '    resultAware for scroll_down only           2                    2                   0                      3       0',
+      '    thresholds 5, 7, 10                        3                    1                   2                      4       0',
       '',
-      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), keeping nearly all on calls whose result repeated',
+      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated',
       '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
       '  - id: repeat-tool-reminder',
       '    config:',
@@ -95,8 +100,10 @@ describe('replay --suggest: advice from the evidence', () => {
       ['the config given (baseline)', 1],
       ['resultAware', 0],
       ['cycles', 1],
+      ['ignoreArguments: the prose fields', 1],
+      ['relapse', 1],
       ['exclude scroll_down', 0],
-      ['resultAware, exclude scroll_down', 0],
+      ['resultAware for scroll_down only', 0],
       ['thresholds 5, 7, 10', 0],
     ])
     expect(suggestions.at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
@@ -109,14 +116,14 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'thresholds 5, 7, 10'])
+    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
     expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
   })
 
   it('when nothing does better, the config given stays recommended', async () => {
     const root = await record('none', [{ id: 'stuck', script: times(6, TEST), setup: tools }])
     const { out } = await run(['replay', root, '--suggest', '--result-aware'])
-    expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping nearly all on repeated results\n')
+    expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results\n')
     expect(out).toContain('  * the config given (baseline)')
   })
 })
@@ -138,25 +145,32 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, []).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'thresholds 5, 7, 10'])
-    const given = Config({ resultAware: true, cycles: true, exclude: ['todo_write'], blockAt: 12 })
+    expect(candidates(baseline, []).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
+    const given = Config({ resultAware: true, cycles: true, relapse: true, ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'], exclude: ['todo_write'], blockAt: 12 })
     const list = candidates(given, ['pager'])
     expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10'])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
-    expect(candidates(baseline, ['pager', 'poll']).map((c) => c.label)).toContain('resultAware, exclude pager, poll')
-    expect(candidates(baseline, ['pager', 'poll']).find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
+    const progress = candidates(baseline, ['pager', 'poll'])
+    expect(progress.map((c) => c.label)).toContain('resultAware for pager, poll only')
+    expect(progress.find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
+    expect(progress.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
+    expect(progress.find((c) => c.label === 'relapse')!.config.relapse).toBe(true)
+    const scoped = candidates(Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }), ['pager'])
+    expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual(['job_output', 'pager'])
+    expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
     expect(candidates(baseline, []).at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
   })
 
-  it('recommends the fewest reminders on changed results among those keeping 90% of the baseline\'s on repeated results', () => {
+  it('recommends the fewest reminders on changed results among those keeping every one of the baseline\'s on repeated results', () => {
     const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
       .flatMap((s) => s.recommended ? [s.label] : [])
-    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c1'])
-    expect(pick(tally(10, 5), tally(8, 0))).toEqual(['c0'])
+    expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
+    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c0'])
+    expect(pick(tally(10, 5), tally(11, 4))).toEqual(['c1'])
     expect(pick(tally(10, 5), tally(10, 5))).toEqual(['c0'])
-    expect(pick(tally(10, 5), tally(9, 1), tally(10, 1))).toEqual(['c2'])
+    expect(pick(tally(10, 5), tally(10, 1), tally(11, 1))).toEqual(['c2'])
     expect(pick(tally(10, 5), tally(10, 1, 3), tally(10, 1, 2))).toEqual(['c2'])
     expect(pick(tally(10, 5), tally(10, 1, 2), tally(10, 1, 2))).toEqual(['c1'])
     expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])

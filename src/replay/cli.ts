@@ -11,7 +11,7 @@ import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { printable, render } from './render.ts'
 import { addTally, addToTotals, emptyTotals, looped, record, replay, tally, type Recorded, type SessionReport } from './report.ts'
 import { discover, LogReader, reason } from './sessions.ts'
-import { addProgress, candidates, progressTools, recommend, type ProgressStats, type Suggestion } from './suggest.ts'
+import { addProgress, candidates, progressTools, PROSE_ARGUMENTS, recommend, type ProgressStats, type Suggestion } from './suggest.ts'
 
 /** Where the command writes, and whether stderr is a terminal that can show progress. */
 export interface Io {
@@ -28,12 +28,12 @@ a time, and reports identical runs, their cost, and the reminders and blocks a
 config would produce next to the ones recorded.
 
 Options:
-${flagsHelp(26)}
-  --suggest               compare a few configs on the same sessions and recommend one
-  --top N                 detail the N sessions that looped most (default 10)
-  --all                   detail every session
-  --json                  one JSON document on stdout, every session in it
-  --help                  show this help
+${flagsHelp(32)}
+  --suggest                     compare a few configs on the same sessions and recommend one
+  --top N                       detail the N sessions that looped most (default 10)
+  --all                         detail every session
+  --json                        one JSON document on stdout, every session in it
+  --help                        show this help
 
 Exit status: 0 when every input was read, 1 when any failed, 2 for bad options.`
 
@@ -69,6 +69,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const found = await discover(paths)
   for (const e of found.errors) fail(e.path, e.reason)
 
+  // The evidence compares calls as the tool sees them: without the prose fields, whatever the config given leaves out.
+  const evidence = [...new Set([...config.ignoreArguments, ...PROSE_ARGUMENTS])]
   const reader = new LogReader()
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
@@ -79,7 +81,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     for (const [order, file] of found.files.entries()) {
       if (progress) io.err(`\rreplaying ${order + 1}/${found.files.length} sessions`)
-      const session = await readSession(reader, file, fail)
+      const session = await readSession(reader, file, evidence, fail)
       if (session === undefined) continue
       const report: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...replay(session.recorded, config) }
       addToTotals(total, report)
@@ -92,7 +94,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
     }
     if (progress) io.err('\n')
-    const suggestions = suggest ? await compare(reader, found.files, config, stats) : undefined
+    const suggestions = suggest ? await compare(reader, found.files, config, evidence, stats) : undefined
     if (json) {
       io.out(`\n],\n"total": ${JSON.stringify(total)},\n${suggestions === undefined ? '' : `"suggestions": ${JSON.stringify(suggestions)},\n`}"errors": ${JSON.stringify(errors)}\n}\n`)
     } else {
@@ -106,10 +108,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 /** Read and record one log; a file or session that cannot be read is reported and skipped. */
-async function readSession(reader: LogReader, file: string, fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, recorded: Recorded } | undefined> {
+async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, recorded: Recorded } | undefined> {
   try {
     const { meta, events } = await reader.read(file)
-    return { id: meta.id, parent: meta.parentSession, recorded: record(events) }
+    return { id: meta.id, parent: meta.parentSession, recorded: record(events, ignoreArguments) }
   } catch (error) {
     fail(file, reason(error))
     return undefined
@@ -129,12 +131,12 @@ function keep(detailed: { report: SessionReport, order: number }[], entry: { rep
 }
 
 /** `--suggest`: read the logs again and tally each candidate config on every session. */
-async function compare(reader: LogReader, files: readonly string[], config: Config, stats: ProgressStats): Promise<Suggestion[]> {
+async function compare(reader: LogReader, files: readonly string[], config: Config, evidence: readonly string[], stats: ProgressStats): Promise<Suggestion[]> {
   const list: Suggestion[] = candidates(config, progressTools(stats))
     .map((c) => ({ ...c, reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }))
   for (const file of files) {
     // Whatever failed the first time was reported then.
-    const session = await readSession(reader, file, () => {})
+    const session = await readSession(reader, file, evidence, () => {})
     if (session === undefined) continue
     for (const s of list) addTally(s, tally(session.recorded, s.config))
   }

@@ -97,8 +97,8 @@ function advice(suggestions: Suggestion[]): string[] {
   const line = (cells: string[]) => `  ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')}`.trimEnd()
   const chosen = suggestions.find((s) => s.recommended)!
   const why = chosen.baseline
-    ? 'keep the config given: no candidate drops reminders on changed results while keeping nearly all on repeated results'
-    : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping nearly all on calls whose result repeated`
+    ? 'keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results'
+    : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated`
   return [
     'advice (--suggest): where each config\'s reminders land',
     line(header),

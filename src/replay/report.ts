@@ -7,10 +7,12 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { argumentsPreview, deliveredArguments, sameJson } from '../arguments.ts'
-import { name, type Config } from '../config.ts'
+import { argumentsPreview, deliveredArguments, sameArguments, sameJson } from '../arguments.ts'
+import { ignoredArgument, name, type Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
+import { argumentFilter } from '../patterns.ts'
 import { WITHHELD } from '../reminders.ts'
+import { outcome as comparable, type Outcome } from '../results.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -118,9 +120,11 @@ export interface RecordedCall {
   outcome: { isError: boolean, content: readonly ContentBlock[] }
   /** The logged result content, for the cost of looping. */
   logged: readonly ContentBlock[]
-  /** Whether its result equals that of the latest earlier call with the same tool and arguments. */
+  /** The outcome as `resultAware` compares it: dsh's locators masked. */
+  compared: Outcome
+  /** Whether its result equals that of the latest earlier call with the same tool and arguments, dsh's locators masked. */
   repeatsResult: boolean
-  /** Whether it repeats the call right before it: same tool, same arguments. */
+  /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
   repeatsCall: boolean
   /** Whether it repeats the call right before it, arguments and result alike. */
   loop: boolean
@@ -142,9 +146,12 @@ const WINDOW = 8
  * Read a session's events once: each call counted at its first result (later
  * results for the same call, such as the compaction pruner's replacements, are
  * not calls), user messages in place, and what the live guard left in the log.
+ * Two calls are the same when they are equal without the `ignoreArguments`
+ * entries given; two results, when they are equal with dsh's locators masked.
  * Throws, naming what is wrong, on a log no dsh loop writes.
  */
-export function record(events: readonly SessionEvent[]): Recorded {
+export function record(events: readonly SessionEvent[], ignoreArguments: readonly string[] = []): Recorded {
+  const ignoredFor = argumentFilter(ignoreArguments.map(ignoredArgument))
   const recorded: Recorded = { steps: [], calls: 0, recordedReminders: [], recordedBlocks: [] }
   const made = new Map<string, { tool: string, raw: string }>()
   const answered = new Set<string>()
@@ -171,18 +178,21 @@ export function record(events: readonly SessionEvent[]): Recorded {
       recorded.calls++
       const args = deliveredArguments(call.raw)
       const logged = { isError: block!.isError === true, content: block!.content }
-      const same = findLast(recent, (c) => c.tool === call.tool && sameJson(c.args, args))
+      const ignored = ignoredFor(call.tool)
+      const same = findLast(recent, (c) => c.tool === call.tool && sameArguments(c.args, args, ignored))
       const withheld = logged.isError && isWithheld(logged.content)
       if (withheld) recorded.recordedBlocks.push(recorded.calls)
       // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
       const outcome = withheld && same !== undefined ? same.outcome : logged
       const repeatsCall = same !== undefined && same === recent.at(-1)
-      const repeatsResult = same !== undefined && sameJson(same.outcome, outcome)
+      const compared = withheld && same !== undefined ? same.compared : comparable(logged.isError, logged.content)
+      const repeatsResult = same !== undefined && sameJson(same.compared, compared)
       const current: RecordedCall = {
         ...call,
         args,
         outcome,
         logged: logged.content,
+        compared,
         repeatsResult,
         repeatsCall,
         loop: repeatsCall && repeatsResult,

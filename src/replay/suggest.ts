@@ -20,8 +20,13 @@ export interface Suggestion extends Tally {
 /** Per tool: how often a call repeated the one right before it, and how often such a repeat still returned a new result. */
 export type ProgressStats = Map<string, { repeats: number, changed: number }>
 
-/** Of the baseline's reminders on repeated results, the share a recommendation must keep. */
-export const KEEP = 0.9
+/**
+ * The arguments dsh's tools take that are prose for the UI or the user, never
+ * part of what the call does: `bash`, `pwsh` and `run_code` require a
+ * `description`, and `bash`, `edit` and `write` take a `justification`. The
+ * evidence compares calls without them, and a candidate leaves them out.
+ */
+export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
 
 /** Count, per tool, repeats of the call right before and the ones whose result changed. */
 export function addProgress(stats: ProgressStats, call: RecordedCall): void {
@@ -39,8 +44,9 @@ export function progressTools(stats: ProgressStats): string[] {
 
 /**
  * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
- * the progress tools excluded (when there are any), alone and with
- * `resultAware`; and with every threshold two calls later.
+ * the prose arguments left out; with `relapse`; with the progress tools (when
+ * there are any) excluded, or result-aware alone; and with every threshold two
+ * calls later.
  */
 export function candidates(baseline: Config, progress: readonly string[]): Omit<Suggestion, keyof Tally>[] {
   const list: Omit<Suggestion, keyof Tally>[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
@@ -51,10 +57,12 @@ export function candidates(baseline: Config, progress: readonly string[]): Omit<
   }
   add('resultAware', { resultAware: true })
   add('cycles', { cycles: true })
-  const exclude = [...new Set([...baseline.exclude, ...progress])]
+  add('ignoreArguments: the prose fields', { ignoreArguments: [...new Set([...baseline.ignoreArguments, ...PROSE_ARGUMENTS])] })
+  add('relapse', { relapse: true })
   if (progress.length > 0) {
-    add(`exclude ${progress.join(', ')}`, { exclude })
-    add(`resultAware, exclude ${progress.join(', ')}`, { resultAware: true, exclude })
+    add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
+    // Scoped: the other tools keep comparing calls alone, as the baseline does.
+    if (baseline.resultAware !== true) add(`resultAware for ${progress.join(', ')} only`, { resultAware: [...new Set([...baseline.resultAware || [], ...progress])] })
   }
   const later = baseline.thresholds.map((t) => t + 2)
   add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
@@ -62,15 +70,16 @@ export function candidates(baseline: Config, progress: readonly string[]): Omit<
 }
 
 /**
- * Mark the recommendation: of the candidates that keep at least {@link KEEP} of
- * the baseline's reminders on repeated results, the one with the fewest
- * reminders on changed results (then the most on repeated results, then the
- * fewest loop calls left unreminded, then the earlier in the list). The
- * baseline stays recommended unless another does strictly better.
+ * Mark the recommendation: of the candidates that keep every one of the
+ * baseline's reminders on repeated results (a reminder the model needed is
+ * never traded for quiet elsewhere), the one with the fewest reminders on
+ * changed results (then the most on repeated results, then the fewest loop
+ * calls left unreminded, then the earlier in the list). The baseline stays
+ * recommended unless another does strictly better.
  */
 export function recommend(suggestions: Suggestion[]): Suggestion[] {
   const [baseline] = suggestions
-  const keeps = (s: Suggestion) => s.onRepeatedResults >= baseline!.onRepeatedResults * KEEP
+  const keeps = (s: Suggestion) => s.onRepeatedResults >= baseline!.onRepeatedResults
   let best = baseline!
   for (const s of suggestions) {
     if (!keeps(s)) continue
