@@ -3,19 +3,17 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import Loader from '@deepseek-ai/cordis-plugin-loader'
-import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { name as packageName } from '../package.json' with { type: 'json' }
 import * as Reminder from '../src/index.ts'
 import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
 import { repeat, ScriptedModel } from './support/model.ts'
+import { compose, type Row } from './support/profile.ts'
 import { scratch } from './support/scratch.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
-
-type Row = { id?: string, name?: string, config?: Record<string, unknown>, disabled?: boolean }
 
 /** Every `cordis.patch.yml` snippet the README shows a dsh user, in order. */
 async function readmeSnippets(file: string): Promise<string[]> {
@@ -23,20 +21,6 @@ async function readmeSnippets(file: string): Promise<string[]> {
   // A snippet may sit indented inside a list item: take it back to column 0.
   return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)]
     .map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
-}
-
-/**
- * The profile's rows as dsh composes them, read and patched by dsh's own code: the base bundle's
- * patch (a copy of dsh-base 0.1.0-rc.8), then the user's layer written to a profile's `cordis.patch.yml`.
- */
-async function compose(userLayer: string): Promise<Row[]> {
-  const base = loadOverlayPatches('dsh', join(ROOT, 'tests', 'fixtures', 'dsh-base', 'cordis.patch.yml'))
-  const file = join(await scratch('profile'), 'cordis.patch.yml')
-  await writeFile(file, userLayer)
-  const warnings: string[] = []
-  const rows = composeEntries([base, loadOptionalPatches('dsh', file)!], (message) => warnings.push(message)) as Row[]
-  expect(warnings).toEqual([])
-  return rows
 }
 
 /** Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness services; resolve to its fiber. */

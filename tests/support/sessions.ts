@@ -24,7 +24,7 @@ export interface Recorded {
   /** Record this session as a subagent of that one. */
   parent?: string
   /** Register more tools, or anything else the session needs, before it runs. */
-  setup?: (ctx: Context) => void
+  setup?: (ctx: Context) => void | Promise<void>
 }
 
 /** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
@@ -32,7 +32,7 @@ export async function record(compression: 'none' | 'zstd', sessions: Recorded[],
   const root = await scratch('sessions')
   for (const { id, script, prompts = 1, parent, setup } of sessions) {
     const h = await harness(script, config)
-    setup?.(h.ctx)
+    await setup?.(h.ctx)
     await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
     h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
       const decision = await next()

@@ -1,0 +1,67 @@
+/**
+ * dsh's real `bash` tool in a test harness, composed as dsh-base composes it:
+ * the subprocess service, the local bash executor, the managed shell
+ * environment, the tool itself, and the spill store and spill policy with the
+ * base composition's config. Spill files land in a scratch folder removed when
+ * the test finishes; the subprocess service's stream spills, in a folder of the
+ * test file's that {@link bashSuite} removes after the file.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import BashLocal from '@deepseek-ai/dsh-bash-local'
+import * as ShellEnv from '@deepseek-ai/dsh-shell-env'
+import SpillLocal from '@deepseek-ai/dsh-spill-local'
+import * as SpillPolicy from '@deepseek-ai/dsh-spill-policy'
+import SubprocessLocal from '@deepseek-ai/dsh-subprocess-local'
+import * as ToolBash from '@deepseek-ai/dsh-tool-bash'
+import { afterAll, beforeAll } from 'vitest'
+import { compose, row } from './profile.ts'
+import { scratch } from './scratch.ts'
+
+/** The rows of the base composition this stack mounts, by id, with the plugin each one loads. */
+const ROWS = [
+  ['subprocess', SubprocessLocal],
+  ['shell-env', ShellEnv],
+  ['tool-bash', ToolBash],
+  ['spill-local', SpillLocal],
+  ['spill-policy', SpillPolicy],
+] as const
+
+/**
+ * Mount dsh's bash tool and spill policy on `ctx` with the base composition's
+ * rows and config; the executor is the local one (`dsh-bash-local`, the
+ * sandbox's own base), since no sandbox runner is assumed here. Resolves to the
+ * folder the spill store writes to.
+ */
+export async function mountBash(ctx: Context): Promise<string> {
+  const rows = await compose('[]')
+  const spills = await scratch('spill')
+  for (const [id, plugin] of ROWS) {
+    const config = row(rows, id).config ?? {}
+    await ctx.plugin(plugin as never, id === 'spill-local' ? { ...config, root: spills } : config)
+    if (id === 'subprocess') await ctx.plugin(BashLocal as never, {})
+  }
+  return spills
+}
+
+/**
+ * Call once at the top of a test file that runs bash: the subprocess service
+ * makes its stream-spill folder once per loaded module, under the temporary
+ * folder it sees then, so the file points that at a folder of its own and
+ * removes it when the file is done.
+ */
+export function bashSuite(): void {
+  const before = process.env.TMPDIR
+  let streams = ''
+  beforeAll(async () => {
+    streams = await mkdtemp(join(tmpdir(), 'rtr-streams-'))
+    process.env.TMPDIR = streams
+  })
+  afterAll(async () => {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+    await rm(streams, { recursive: true, force: true })
+  })
+}

@@ -1,0 +1,32 @@
+/**
+ * A dsh profile's rows as dsh composes them, read and patched by dsh's own
+ * code: the base bundle's patch (a copy of dsh-base 0.1.0-rc.8 in
+ * tests/fixtures), then a user's layer written to a profile's `cordis.patch.yml`.
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
+import { scratch } from './scratch.ts'
+
+/** One composed row of a profile's `cordis.yml`. */
+export type Row = { id?: string, name?: string, config?: Record<string, unknown>, disabled?: boolean }
+
+const BASE = join(import.meta.dirname, '..', 'fixtures', 'dsh-base', 'cordis.patch.yml')
+
+/** The profile's rows with `userLayer` as its `cordis.patch.yml`; throws on any warning dsh's patch layer gives. */
+export async function compose(userLayer: string): Promise<Row[]> {
+  const base = loadOverlayPatches('dsh', BASE)
+  const file = join(await scratch('profile'), 'cordis.patch.yml')
+  await writeFile(file, userLayer)
+  const warnings: string[] = []
+  const rows = composeEntries([base, loadOptionalPatches('dsh', file)!], (message) => warnings.push(message)) as Row[]
+  if (warnings.length > 0) throw new Error(`dsh's patch layer warned: ${warnings.join('; ')}`)
+  return rows
+}
+
+/** The row with `id`; throws when the composition has none. */
+export function row(rows: readonly Row[], id: string): Row {
+  const found = rows.find((r) => r.id === id)
+  if (found === undefined) throw new Error(`no row ${id} in the composed profile`)
+  return found
+}
