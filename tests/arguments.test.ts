@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { argumentsPreview, canonical, deliveredArguments, preview, sameJson } from '../src/arguments.ts'
+import { argumentsPreview, canonical, deliveredArguments, ignoredKeys, preview, sameArguments, sameJson } from '../src/arguments.ts'
+import { argumentFilter } from '../src/patterns.ts'
 
 describe('arguments as the loop delivers them', () => {
   it('JSON text is parsed and frozen all the way down', () => {
@@ -93,5 +94,47 @@ describe('canonical form and preview', () => {
     expect(preview('a😀b', 3)).toBe('a😀… (1 more chars)')
     expect(preview('😀a', 1)).toBe('… (3 more chars)')
     expect(preview('ab😀', 2)).toBe('ab… (2 more chars)')
+  })
+})
+
+describe('arguments compared without the ignored ones (ignoreArguments)', () => {
+  it.each<[string, unknown, unknown, boolean]>([
+    ['only the ignored key differs', { command: 'npm test', description: 'Run' }, { command: 'npm test', description: 'Again' }, true],
+    ['the ignored key is missing on one side', { command: 'npm test' }, { command: 'npm test', description: 'Again' }, true],
+    ['a kept key differs', { command: 'npm test', description: 'Run' }, { command: 'npm run', description: 'Run' }, false],
+    ['a kept key is missing on one side', { command: 'npm test', workdir: 'a' }, { command: 'npm test', description: 'x' }, false],
+    ['one side has an extra kept key', { command: 'npm test' }, { command: 'npm test', workdir: 'a' }, false],
+    ['the other side has an extra kept key', { command: 'npm test', workdir: 'a' }, { command: 'npm test' }, false],
+    ['only ignored keys on both sides', { description: 'a' }, { description: 'b' }, true],
+    ['a nested key of that name still counts', { opts: { description: 'a' } }, { opts: { description: 'b' } }, false],
+    ['an array is compared whole', [{ description: 'a' }], [{ description: 'b' }], false],
+    ['a string is compared whole', 'description', 'description', true],
+    ['an object and an array', {}, [], false],
+    ['null and an object', null, {}, false],
+  ])('%s', (_label, a, b, same) => {
+    expect(sameArguments(a, b, ['description'])).toBe(same)
+    expect(sameArguments(b, a, ['description'])).toBe(same)
+  })
+
+  it('with nothing ignored, it is sameJson', () => {
+    expect(sameArguments({ a: 1, d: 'x' }, { a: 1, d: 'y' }, [])).toBe(false)
+    expect(sameArguments({ a: 1 }, { a: 1 }, [])).toBe(true)
+  })
+
+  it('a reminder names the ignored keys a call carries, in order, and quotes the rest', () => {
+    expect(ignoredKeys({ why: 1, command: 'x', description: 2 }, ['description', 'why', 'other'])).toEqual(['description', 'why'])
+    expect(ignoredKeys({ command: 'x' }, ['description'])).toEqual([])
+    expect(ignoredKeys('text', ['description'])).toEqual([])
+    expect(ignoredKeys({ description: 1 }, [])).toEqual([])
+    expect(canonical({ b: 1, description: 'x', a: { description: 'kept' } }, ['description'])).toBe('{"a":{"description":"kept"},"b":1}')
+    expect(argumentsPreview({ description: 'x', command: 'npm test' }, 500, ['description'])).toBe('{"command":"npm test"}')
+  })
+
+  it('per tool: every entry whose pattern matches applies; none matches, none applies', () => {
+    const ignoredFor = argumentFilter([{ tool: 'bash', argument: 'description' }, { tool: '*', argument: 'justification' }, { tool: 'b*', argument: 'note' }])
+    expect(ignoredFor('bash')).toEqual(['description', 'justification', 'note'])
+    expect(ignoredFor('edit')).toEqual(['justification'])
+    expect(argumentFilter([{ tool: 'bash', argument: 'description' }])('grep')).toEqual([])
+    expect(argumentFilter([])('bash')).toEqual([])
   })
 })

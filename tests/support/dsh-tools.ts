@@ -40,8 +40,8 @@ export async function mountBash(ctx: Context): Promise<string> {
   const spills = await scratch('spill')
   for (const [id, plugin] of ROWS) {
     const config = row(rows, id).config ?? {}
-    await ctx.plugin(plugin as never, id === 'spill-local' ? { ...config, root: spills } : config)
-    if (id === 'subprocess') await ctx.plugin(BashLocal as never, {})
+    await ctx.plugin(plugin as never, (id === 'spill-local' ? { ...config, root: spills } : config) as never)
+    if (id === 'subprocess') await ctx.plugin(BashLocal as never, {} as never)
   }
   return spills
 }

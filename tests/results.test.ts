@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { maskLocators, outcome } from '../src/results.ts'
+
+const SPILL = (locator: string) => `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
+
+describe('dsh\'s locators, masked', () => {
+  it.each<[string, string, string]>([
+    ['the spill policy\'s notice', SPILL('/tmp/s/session-1/df99-bash.txt'), 'head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: )'],
+    ['glob\'s notice', 'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: /tmp/x-glob.txt. Use read.)', 'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: )'],
+    ['grep\'s notice', 'a.ts\n  Line 1: x\n\n(Full grep result stored at: /tmp/x-grep.txt. Use read.)', 'a.ts\n  Line 1: x\n\n(Full grep result stored at: )'],
+    ['bash\'s cut stream', '19999\n20000\n[output truncated; full output: /tmp/d/dsh-subprocess-1-ab-stdout.log]\n[exit code: 1]', '19999\n20000\n[output truncated; full output: ]\n[exit code: 1]'],
+    ['a cut stream at the end', 'x\n[output truncated; full output: (unavailable)]', 'x\n[output truncated; full output: ]'],
+    ['both streams cut', 'o\n[output truncated; full output: /a]\n[stderr]\ne\n[output truncated; full output: /b]', 'o\n[output truncated; full output: ]\n[stderr]\ne\n[output truncated; full output: ]'],
+    ['a background read that lost output', 'tail\n[some output was dropped from memory; full output: /a.log, /b.log]', 'tail\n[some output was dropped from memory; full output: ]'],
+    ['a background start', 'started background job bash-7', 'started background job '],
+    ['bash\'s marker inside a spilled result', '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: /s. Use read.)', '1\n[output truncated; full output: ]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: )'],
+  ])('%s', (_label, text, masked) => {
+    expect(maskLocators(text)).toBe(masked)
+  })
+
+  it('two results that differ only in their locators mask to the same text; any other difference stays', () => {
+    expect(maskLocators(SPILL('/tmp/a'))).toBe(maskLocators(SPILL('/tmp/b')))
+    expect(maskLocators(SPILL('/tmp/a').replace('14306', '14307'))).not.toBe(maskLocators(SPILL('/tmp/b')))
+  })
+
+  it.each<[string, string]>([
+    ['no locator at all', 'FAIL test_retry\n[exit code: 1]'],
+    ['a notice that does not end the text', '(Full grep result stored at: /a.txt. Use read.)\nmore'],
+    ['a notice not closed by a parenthesis', 'x (Full grep result stored at: /a.txt'],
+    ['a marker line that does not end with ]', '[output truncated; full output: /a and more\nnext'],
+    ['a marker whose ] is on the next line', '[output truncated; full output: \n]'],
+    ['a background start with more lines', 'started background job bash-7\nand more'],
+    ['a background start not at the start', 'I started background job bash-7'],
+  ])('left as it is: %s', (_label, text) => {
+    expect(maskLocators(text)).toBe(text)
+  })
+
+  it('a bad marker line before a good one: the good one is masked, the bad one kept', () => {
+    expect(maskLocators('[output truncated; full output: /a x\n[output truncated; full output: /b]'))
+      .toBe('[output truncated; full output: /a x\n[output truncated; full output: ]')
+  })
+
+  it('an outcome keeps its error flag and non-text blocks, and its content object when nothing is masked', () => {
+    const plain = [{ type: 'text' as const, text: 'ok' }]
+    expect(outcome(false, plain).content).toBe(plain)
+    const image = { type: 'image' as const, mediaType: 'image/png', data: 'AA' }
+    const spilled = [image, { type: 'text' as const, text: SPILL('/x') }, { type: 'text' as const, text: 'kept' }]
+    const masked = outcome(true, spilled as never)
+    expect(masked).toEqual({ isError: true, content: [image, { type: 'text', text: maskLocators(SPILL('/x')) }, { type: 'text', text: 'kept' }] })
+    expect((masked.content as unknown[])[0]).toBe(image)
+    expect(spilled[1]).toEqual({ type: 'text', text: SPILL('/x') })
+  })
+
+  it('a megabyte of markers and near-markers: each one handled in one pass (a scan that started over at each would not finish here)', () => {
+    const near = '[output truncated; full output: x\n'.repeat(30_000)
+    expect(maskLocators(near)).toBe(near)
+    const many = '[output truncated; full output: /a]\n'.repeat(30_000)
+    expect(maskLocators(many)).toBe('[output truncated; full output: ]\n'.repeat(30_000))
+  })
+})
