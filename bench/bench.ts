@@ -105,13 +105,13 @@ function execution(agent: Agent, name: string, args: unknown): ToolExecution {
 }
 
 /** One `tools/post-execute` pass, dispatched exactly as the tool registry dispatches it. */
-function pass(ctx: Context, exec: ToolExecution): Promise<PostToolDecision> {
-  return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/post-execute', exec, RESULT, ACCEPT)
+function pass(ctx: Context, exec: ToolExecution, result = RESULT): Promise<PostToolDecision> {
+  return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/post-execute', exec, result, ACCEPT)
 }
 
-async function sample(mounted: Mounted, execs: ToolExecution[], n: number): Promise<number> {
+async function sample(mounted: Mounted, execs: ToolExecution[], n: number, results: readonly ToolExecutionResult[] = [RESULT]): Promise<number> {
   const start = performance.now()
-  for (let i = 0; i < n; i++) await pass(mounted.ctx, execs[i % execs.length]!)
+  for (let i = 0; i < n; i++) await pass(mounted.ctx, execs[i % execs.length]!, results[i % results.length])
   return (performance.now() - start) * 1e6 / n
 }
 
@@ -156,6 +156,66 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
     optIn: cost(4),
     stringify: median(perRound.map((ns) => ns.at(-1)!)),
   }
+}
+
+/** One opt-in under its own workload: what it compares, and the bare stringify its cost is held against. */
+interface OptIn {
+  label: string
+  config: object
+  calls: { name: string, arguments: unknown }[]
+  results: ToolExecutionResult[]
+  /** What a bare `JSON.stringify` of one call's compared value is timed on. */
+  stringified: unknown
+}
+
+/**
+ * The opt-ins that compare more than the arguments as written: a 1 MB call
+ * whose UI-only description is reworded each time (`ignoreArguments`), and an
+ * identical 1 MB result whose spill notice names a new file each time
+ * (`resultAware`). Each guard's cost over no guard, in interleaved rounds.
+ */
+async function optIns() {
+  const content = `const s = "a\\t\\"quoted\\""\n`.repeat(1_000_000 / 30)
+  const spilled = (i: number): ToolExecutionResult => Object.freeze<ToolExecutionResult>({
+    isError: false,
+    value: [],
+    content: [{ type: 'text', text: `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. Use read with offset/limit, or grep this path to search within it.)` }],
+  })
+  const list: OptIn[] = [
+    {
+      label: '1 MB identical, description reworded (ignoreArguments)',
+      config: { ignoreArguments: ['write.description'] },
+      calls: Array.from({ length: COPIES }, (_, i) => call('write', { path: 'src/a.ts', content, description: `Write the file, take ${i}` })),
+      results: [RESULT],
+      stringified: { path: 'src/a.ts', content, description: 'Write the file' },
+    },
+    {
+      label: '1 MB identical result with a spill notice (resultAware)',
+      config: { resultAware: true },
+      calls: [call('bash', { command: 'npm test', description: 'Run the tests' })],
+      results: Array.from({ length: COPIES }, (_, i) => spilled(i)),
+      stringified: spilled(0).content,
+    },
+  ]
+  const rows = []
+  for (const optIn of list) {
+    const mounted = [await mount({ label: 'no guard' }), await mount({ label: optIn.label, plugin: Reminder, config: optIn.config })]
+    const execs = mounted.map((m) => optIn.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
+    const n = QUICK ? 2 : 8
+    const perRound: number[][] = []
+    for (let round = -1; round < ROUNDS; round++) {
+      const ns = [await sample(mounted[0]!, execs[0]!, n, optIn.results), await sample(mounted[1]!, execs[1]!, n, optIn.results)]
+      const start = performance.now()
+      for (let i = 0; i < n; i++) JSON.stringify(optIn.stringified)
+      ns.push((performance.now() - start) * 1e6 / n)
+      if (round >= 0) perRound.push(ns)
+    }
+    const cost = median(perRound.map((ns) => ns[1]! - ns[0]!))
+    const stringify = median(perRound.map((ns) => ns[2]!))
+    rows.push([optIn.label, format(cost), format(stringify), `${(Math.max(0, cost) / stringify).toFixed(3)}x`])
+    for (const m of mounted) await m.ctx.fiber.dispose()
+  }
+  return rows
 }
 
 /** Heap left behind after `count` agents each make a few calls and are disposed. */
@@ -208,6 +268,11 @@ async function main() {
     console.log(`| ${cells.join(' | ')} |`)
   }
   for (const m of mounted) await m.ctx.fiber.dispose()
+
+  console.log('\nopt-ins that compare more than the arguments as written (cost over no guard):\n')
+  console.log('| workload | this guard | bare JSON.stringify of the compared value | this / stringify |')
+  console.log('| --- | ---: | ---: | ---: |')
+  for (const cells of await optIns()) console.log(`| ${cells.join(' | ')} |`)
   if (ONLY !== undefined) return
 
   console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed; after 1,000 warm-up agents), after forced GC:`)
