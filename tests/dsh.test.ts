@@ -7,8 +7,12 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { name as packageName } from '../package.json' with { type: 'json' }
 import * as Reminder from '../src/index.ts'
+import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
-import { repeat, ScriptedModel } from './support/model.ts'
+import { repeat, ScriptedModel, type ScriptedCall } from './support/model.ts'
+import { replayJson } from './support/sessions.ts'
 import { compose, type Row } from './support/profile.ts'
 import { scratch } from './support/scratch.ts'
 
@@ -42,6 +46,8 @@ async function mountRow(row: Row) {
   return { root, fiber: root.loader.resolve(include).subtree!.store['repeat-tool-reminder']!.fiber! }
 }
 
+bashSuite()
+
 describe('in dsh, by the README', () => {
   it('both READMEs show the same profile snippets: configure, then turn off', async () => {
     const snippets = await readmeSnippets('README.md')
@@ -68,6 +74,35 @@ describe('in dsh, by the README', () => {
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[3, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 3' }]])
     await root.fiber.dispose()
+  })
+
+  it('the recommended config, with dsh\'s bash tool: a reworded re-run of a long failing command is reminded, its relapse gets the detailed reminder, and replay reproduces both', async () => {
+    const [configure] = await readmeSnippets('README.md')
+    const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
+    const { root, fiber } = await mountRow(row)
+    await fiber.await()
+    registerContentTools(root)
+    await mountBash(root)
+    const sessions = await scratch('sessions')
+    await root.plugin(JsonlSessionPersistence, { root: sessions, compression: 'none' })
+    const command = 'seq 1 20000; exit 1'
+    const bash = (description: string): ScriptedCall => ({ name: 'bash', args: { command, description } })
+    const script = [bash('Run the tests'), bash('Run the tests again'), bash('Re-run from project root'), { name: 'read_file', args: { path: 'test.py' } }, bash('Run tests once more'), bash('Check the tests')]
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
+    const { agent } = await root.agents.create({ sessionId: SessionId('dsh-bash'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    await prompt(root, agent, 'make the tests pass')
+    const ours = injected(agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')
+    expect(ours.map((r) => [r.afterCall, r.text])).toEqual([
+      [3, gentleReminder(true, { omitted: ['description'] })],
+      [6, detailedReminder('bash', 5, JSON.stringify({ command }), true, { omitted: ['description'], resumed: true })],
+    ])
+    await root.fiber.dispose()
+
+    const config = fiber.config as Reminder.Config
+    const flags = ['--thresholds', config.thresholds.join(','), '--ignore-arguments', config.ignoreArguments.join(','), '--result-aware', '--relapse', '--cycles']
+    const [session] = (await replayJson([sessions, ...flags])).report.sessions
+    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 6, summary: 'bash × 5' }])
+    expect(session!.configReminders).toEqual(session!.recordedReminders)
   })
 
   it('the same snippet with a misspelled key fails the load and names the key', async () => {
