@@ -9,6 +9,9 @@ import Schema from '@deepseek-ai/schemastery'
 /** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
 export const name = 'repeat-tool-reminder'
 
+/** The largest `maxCyclePeriod`: the most calls apart that two calls the guard compares can be. */
+export const LONGEST_CYCLE = 8
+
 /** What an operator can set; every field has a default. */
 export interface Config {
   /** Run lengths at which a reminder is due, ascending after load. */
@@ -58,7 +61,7 @@ export const fields = Schema.object({
     'An identical run interrupted by other tracked calls goes on from its length when the same call comes back, until the next user message; each agent remembers its 8 latest interrupted runs.'),
   cycles: field(bool('cycles'), false,
     'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
-  maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, 8, 'an integer from 2 to 8'), 4,
+  maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`), 4,
     'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
   remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
     'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),

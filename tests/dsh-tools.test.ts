@@ -3,7 +3,7 @@ import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { harness, injected, toolResults } from './support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record, replayJson } from './support/sessions.ts'
+import { placed, record, replayJson } from './support/sessions.ts'
 
 bashSuite()
 
@@ -74,8 +74,11 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
     const root = await record('none', [{ id: 'long', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5] })
     const { report } = await replayJson([root, '--thresholds', '3,5', '--suggest'])
     const [session] = report.sessions
-    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])
-    expect(session!.configReminders).toEqual(session!.recordedReminders)
+    expect(session!.recordedReminders).toEqual([
+      { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'repeated', repeatedResult: true },
+      { afterCall: 5, summary: 'bash × 5', kind: 'later', effect: 'repeated', repeatedResult: true },
+    ])
+    expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     const [baseline] = report.suggestions!
     expect(baseline).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0 })
     const recommended = report.suggestions!.find((s) => s.recommended)!
@@ -89,8 +92,8 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
     const root = await record('none', [{ id: 'aware', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5], resultAware: true })
     const { report } = await replayJson([root, '--thresholds', '3,5', '--result-aware'])
     const [session] = report.sessions
-    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])
-    expect(session!.configReminders).toEqual(session!.recordedReminders)
+    expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])
+    expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })
 
   it('reworded re-runs recorded with the defaults: --suggest recommends leaving the prose fields out, which reminds them', async () => {

@@ -12,7 +12,7 @@ import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
 import { repeat, ScriptedModel, type ScriptedCall } from './support/model.ts'
-import { replayJson } from './support/sessions.ts'
+import { placed, replayJson } from './support/sessions.ts'
 import { compose, type Row } from './support/profile.ts'
 import { scratch } from './support/scratch.ts'
 
@@ -101,8 +101,11 @@ describe('in dsh, by the README', () => {
     const config = fiber.config as Reminder.Config
     const flags = ['--thresholds', config.thresholds.join(','), '--ignore-arguments', config.ignoreArguments.join(','), '--result-aware', '--relapse', '--cycles']
     const [session] = (await replayJson([sessions, ...flags])).report.sessions
-    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 6, summary: 'bash × 5' }])
-    expect(session!.configReminders).toEqual(session!.recordedReminders)
+    expect(session!.recordedReminders).toEqual([
+      { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'relapsed', repeatedResult: true },
+      { afterCall: 6, summary: 'bash × 5', kind: 'later', effect: 'ended', repeatedResult: true },
+    ])
+    expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })
 
   it('the same snippet with a misspelled key fails the load and names the key', async () => {

@@ -15,20 +15,29 @@ const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport 
   configReminders: [{ afterCall: 3, summary: 'grep × 3' }],
   recordedBlocks: [],
   configBlocks: [],
-  cost: { calls: 2, argumentChars: 4, resultChars: 10 },
+  cost: { calls: 2, argumentChars: 4, resultChars: 10, responses: 2, inputTokens: 900, outputTokens: 40 },
   ...extra,
 })
 
 const totals = (extra: Partial<Totals> = {}): Totals => ({ ...emptyTotals(), sessions: 1, ...extra })
 
 describe('the text report', () => {
-  it('escapes every control character and line separator, and nothing else', () => {
-    expect(printable('a\u0000b\u001f\u0020~\u007e\u007f\u0080\u009f\u00a0é\u2027\u2028\u2029\u202a\n\r\t\x1b[31m'))
-      .toBe('a\\u0000b\\u001f ~~\\u007f\\u0080\\u009f\u00a0é\u2027\\u2028\\u2029\u202a\\u000a\\u000d\\u0009\\u001b[31m')
+  it('escapes every control character, line separator and bidirectional formatting character, and nothing else', () => {
+    expect(printable('a\u0000b\u001f\u0020~\u007e\u007f\u0080\u009f\u00a0é\u2027\u2028\u2029\n\r\t\x1b[31m'))
+      .toBe('a\\u0000b\\u001f ~~\\u007f\\u0080\\u009f\u00a0é\u2027\\u2028\\u2029\\u000a\\u000d\\u0009\\u001b[31m')
+    expect(printable('\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u202a\u202b\u202c\u202d\u202e\u202f\u2065\u2066\u2067\u2068\u2069\u206a'))
+      .toBe('\u061b\\u061c\u061d\u200d\\u200e\\u200f\u2010\\u202a\\u202b\\u202c\\u202d\\u202e\u202f\u2065\\u2066\\u2067\\u2068\\u2069\u206a')
+    expect(printable('evil\u202egnp.exe')).toBe('evil\\u202egnp.exe')
+  })
+
+  it('a value from a log that is not text prints as its JSON, escaped', () => {
+    expect(printable(42)).toBe('42')
+    expect(printable({ a: '\u202e' })).toBe('{"a":"\\u202e"}')
+    expect(printable(undefined)).toBe('undefined')
   })
 
   it('draws run lengths as bars scaled to the most common length, one block at least, lengths right-aligned', () => {
-    const out = render({ total: totals({ histogram: { 2: 40, 10: 20, 3: 1, 100: 2 } }), sessions: [], hidden: 0, suggestions: undefined })
+    const out = render({ total: totals({ histogram: { 2: 40, 10: 20, 3: 1, 100: 2 } }), sessions: [], hidden: 0, advice: undefined })
     expect(out).toContain([
       '  run lengths (calls in a run: runs):',
       `      2 │${'█'.repeat(40)} 40`,
@@ -39,20 +48,20 @@ describe('the text report', () => {
   })
 
   it('counts in words: one session, two sessions, one run, one repeated call', () => {
-    const one = render({ total: totals({ tools: [{ tool: 'grep', runs: 1, repeatedCalls: 1 }] }), sessions: [], hidden: 0, suggestions: undefined })
+    const one = render({ total: totals({ tools: [{ tool: 'grep', runs: 1, repeatedCalls: 1 }] }), sessions: [], hidden: 0, advice: undefined })
     expect(one).toMatch(/^total: 1 session, 0 with loops\n/)
     expect(one).toContain('  tools that loop most: grep (1 run, 1 repeated call)\n')
-    const two = render({ total: totals({ sessions: 2, tools: [{ tool: 'grep', runs: 2, repeatedCalls: 3 }] }), sessions: [], hidden: 0, suggestions: undefined })
+    const two = render({ total: totals({ sessions: 2, tools: [{ tool: 'grep', runs: 2, repeatedCalls: 3 }] }), sessions: [], hidden: 0, advice: undefined })
     expect(two).toMatch(/^total: 2 sessions, 0 with loops\n/)
     expect(two).toContain('  tools that loop most: grep (2 runs, 3 repeated calls)\n')
   })
 
   it('says which sessions it details: all of them, the ones that looped, or the top N of how many', () => {
-    const heading = (sessions: SessionReport[], total: Totals, hidden: number) => render({ total, sessions, hidden, suggestions: undefined }).split('\n').find((line) => line.endsWith(':') && !line.startsWith(' '))
+    const heading = (sessions: SessionReport[], total: Totals, hidden: number) => render({ total, sessions, hidden, advice: undefined }).split('\n').find((line) => line.endsWith(':') && !line.startsWith(' '))
     expect(heading([session('a')], totals({ sessions: 1 }), 0)).toBe('every session, most looping first:')
     expect(heading([session('a')], totals({ sessions: 3 }), 0)).toBe('the sessions that looped, most looping first:')
     expect(heading([session('a')], totals({ sessions: 3 }), 2)).toBe('the 1 session that looped most, of 3 (--top N or --all for more):')
-    expect(render({ total: totals(), sessions: [], hidden: 0, suggestions: undefined })).toBe([
+    expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined })).toBe([
       'total: 1 session, 0 with loops',
       '  0 tool calls, 0 tracked',
       '  identical runs: 0 (longest 0), cycles: 0',
@@ -60,20 +69,21 @@ describe('the text report', () => {
       '  tools that loop most: none',
       '  reminders: 0 in the logs, 0 with this config',
       '  blocks: 0 in the logs, 0 with this config',
-      '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results',
+      '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
+      '  did the reminders work: no reminder or withheld result in the logs',
       '',
     ].join('\n'))
   })
 
   it('ten tools are listed whole; an eleventh is counted', () => {
     const tools = (n: number) => Array.from({ length: n }, (_, i) => ({ tool: `t${i}`, runs: 1, repeatedCalls: 1 }))
-    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, suggestions: undefined })).toContain(`(1 run, 1 repeated call)\n`)
-    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, suggestions: undefined })).not.toContain('more')
-    expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, suggestions: undefined })).toContain('t9 (1 run, 1 repeated call), and 1 more\n')
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).toContain(`(1 run, 1 repeated call)\n`)
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).not.toContain('more')
+    expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, advice: undefined })).toContain('t9 (1 run, 1 repeated call), and 1 more\n')
   })
 
   it('a session: its id, its parent, its file, its runs, cycles, reminders, and blocks only when there are any', () => {
-    const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, repetitions: 3 }] })], hidden: 0, suggestions: undefined })
+    const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, repetitions: 3 }] })], hidden: 0, advice: undefined })
     expect(out).toContain([
       'session child (subagent of parent)',
       '  /sessions/p/child/session.jsonl',
@@ -83,15 +93,29 @@ describe('the text report', () => {
       '  tools that loop most: grep (1 run, 2 repeated calls)',
       '  reminders in the log: none',
       '  reminders with this config: after call 3 (grep × 3)',
-      '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results',
+      '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
     ].join('\n'))
-    expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [4] })], hidden: 0, suggestions: undefined }))
-      .toContain('  blocks in the log: calls 4\n  blocks with this config: none\n')
-    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [4], configBlocks: [4, 5] })], hidden: 0, suggestions: undefined }))
-      .toContain('  blocks in the log: calls 4\n  blocks with this config: calls 4, 5\n')
-    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [4], configBlocks: [4] })], hidden: 0, suggestions: undefined }))
-      .toContain('  blocks in the log: calls 4\n  blocks with this config: calls 4\n')
-    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2' }] })], hidden: 0, suggestions: undefined }))
-      .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2)\n')
+    expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
+      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: none\n')
+    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
+      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: calls 4, 5\n')
+    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4] })], hidden: 0, advice: undefined }))
+      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: calls 4\n')
+    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'first', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
+      .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
+  })
+})
+
+describe('the text report, bounded', () => {
+  it('a session\'s lists show ten items, then how many more', () => {
+    const runs = Array.from({ length: 12 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
+    const cycles = Array.from({ length: 11 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
+    const reminders = Array.from({ length: 11 }, (_, i) => ({ afterCall: i + 2, summary: 'grep × 2' }))
+    const out = render({ total: totals(), sessions: [session('long', { runs, cycles, configReminders: reminders, configBlocks: Array.from({ length: 13 }, (_, i) => i + 1) })], hidden: 0, advice: undefined })
+    expect(out).toContain(`  identical runs: ${runs.slice(0, 10).map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}; and 2 more\n`)
+    expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
+    expect(out).toContain('  and 1 more cycle\n')
+    expect(out).toContain(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more\n`)
+    expect(out).toContain('  blocks with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
   })
 })

@@ -4,7 +4,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { freezeMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record, replay, replayJson } from './support/sessions.ts'
+import { placed, record, replay, replayJson } from './support/sessions.ts'
 
 const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
@@ -52,9 +52,10 @@ describe('replay: exact on every log dsh writes', () => {
     const live = { resultAware: true, blockAt: 8 }
     const root = await record('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
     const { sessions: [session], total } = (await replayJson([root, '--result-aware', '--block-at', '8'])).report
-    expect(session!.recordedReminders).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
-    expect(session!.configReminders).toEqual(session!.recordedReminders)
-    expect(session!.recordedBlocks).toEqual([8, 9, 10])
+    expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
+    expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
+    // A block the model kept hitting: the same call after each withheld result, until the prompt's calls ran out.
+    expect(session!.recordedBlocks).toEqual([{ call: 8, effect: 'repeated' }, { call: 9, effect: 'repeated' }, { call: 10, effect: 'ended' }])
     expect(session!.configBlocks).toEqual([8, 9, 10])
     expect(total).toMatchObject({ recordedBlocks: 3, configBlocks: 3 })
   })
@@ -63,6 +64,6 @@ describe('replay: exact on every log dsh writes', () => {
     const root = await record('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
     const { out } = await replay(['replay', root])
     expect(out).toContain('  blocks: 2 in the logs, 0 with this config\n')
-    expect(out).toContain('  blocks in the log: calls 2, 3\n  blocks with this config: none\n')
+    expect(out).toContain('  blocks in the log: calls 2 (then repeated), 3 (then changed)\n  blocks with this config: none\n')
   })
 })

@@ -33,11 +33,15 @@ describe('replay: what the logs say', () => {
       cycles: [],
       histogram: { 2: 1, 5: 1 },
       tools: [{ tool: 'grep', runs: 2, repeatedCalls: 5 }],
-      recordedReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
+      recordedReminders: [
+        { afterCall: 3, summary: 'grep × 3', kind: 'first', effect: 'repeated', repeatedResult: true },
+        { afterCall: 5, summary: 'grep × 5', kind: 'later', effect: 'changed', repeatedResult: true },
+      ],
       configReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
       recordedBlocks: [],
       configBlocks: [],
-      cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length },
+      // The scripted model reports no token usage: the log has none, and the cost says so.
+      cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length, responses: 5, inputTokens: null, outputTokens: null },
     })
     expect(report.errors).toEqual([])
   })
@@ -46,8 +50,8 @@ describe('replay: what the logs say', () => {
     const live: Partial<Config> = { thresholds: [2, 4], exclude: ['todo_write'] }
     const root = await record('none', [{ id: 'live', script: turns(GREP_X, TODO, GREP_X, GREP_X, TODO, GREP_X, READ, READ) }], live)
     const same = (await replayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
-    expect(same.recordedReminders).toEqual([{ afterCall: 3, summary: 'grep × 2' }, { afterCall: 6, summary: 'grep × 4' }, { afterCall: 8, summary: 'read_file × 2' }])
-    expect(same.configReminders).toEqual(same.recordedReminders)
+    expect(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary }))).toEqual([{ afterCall: 3, summary: 'grep × 2' }, { afterCall: 6, summary: 'grep × 4' }, { afterCall: 8, summary: 'read_file × 2' }])
+    expect(same.configReminders).toEqual(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary })))
     expect(same.trackedCalls).toBe(6)
     const other = (await replayJson([root, '--thresholds', '3'])).report.sessions[0]!
     expect(other.configReminders).toEqual([])
@@ -82,7 +86,17 @@ describe('replay: what the logs say', () => {
       configReminders: 1,
       recordedBlocks: 0,
       configBlocks: 0,
-      cost: { calls: 3, argumentChars: 2 * '{"pattern":"x"}'.length + '{"path":"a.ts"}'.length, resultChars: 2 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length },
+      effect: { repeated: 0, relapsed: 0, changed: 0, ended: 1 },
+      blockEffect: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+      effects: {
+        first: { repeated: 0, relapsed: 0, changed: 0, ended: 1 },
+        later: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+        cycle: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+        withheld: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+      },
+      detailedOnRepeatedResults: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+      repeatedPast: [],
+      cost: { calls: 3, argumentChars: 2 * '{"pattern":"x"}'.length + '{"path":"a.ts"}'.length, resultChars: 2 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 2 },
     })
     const { out } = await replay(['replay', root])
     expect(out).toContain('session child (subagent of parent)\n')
@@ -140,7 +154,11 @@ describe('replay: what the logs say', () => {
       '  tools that loop most: grep (2 runs, 5 repeated calls)',
       '  reminders: 2 in the logs, 2 with this config',
       '  blocks: 0 in the logs, 0 with this config',
-      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
+      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in 1 session',
+      '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
+      '    first reminders (1): 1 repeated, 0 relapsed, 0 changed, 0 ended',
+      '    detailed reminders (1): 0 repeated, 0 relapsed, 1 changed, 0 ended',
+      '    repeated past most often: grep (1 reminder)',
       '',
       'the sessions that looped, most looping first:',
       '',
@@ -149,9 +167,9 @@ describe('replay: what the logs say', () => {
       '  8 tool calls, 8 tracked',
       '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
       '  tools that loop most: grep (2 runs, 5 repeated calls)',
-      '  reminders in the log: after call 3 (grep × 3), after call 5 (grep × 5)',
+      '  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then changed)',
       '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
-      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results',
+      '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in the log',
       '',
     ].join('\n'))
   })

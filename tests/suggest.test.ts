@@ -4,7 +4,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import type { RecordedCall } from '../src/replay/report.ts'
+import type { LoggedCall } from '../src/replay/log.ts'
 import { addProgress, candidates, patchSnippet, progressTools, recommend, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
 import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
 import { record, replay as run } from './support/sessions.ts'
@@ -59,6 +59,8 @@ describe('replay --suggest: advice from the evidence', () => {
       { label: 'exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'resultAware for scroll_down only', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'thresholds 5, 7, 10', reminders: 3, onRepeatedResults: 1, onChangedResults: 2, unremindedLoopCalls: 4, baseline: undefined, recommended: undefined },
+      { label: 'blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
     ])
     expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
     expect(suggestions[5]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
@@ -69,19 +71,22 @@ describe('replay --suggest: advice from the evidence', () => {
     const root = await sessions()
     const { out } = await run(['replay', root, '--suggest'])
     expect(out).toContain([
-      '  cost of looping: 12 repeated calls carrying 89 characters of arguments and 660 of results',
+      '    repeated past most often: run_tests (2 reminders), scroll_down (2 reminders)',
       '',
       'advice (--suggest): where each config\'s reminders land',
-      '  config                               reminders  on repeated results  on changed results  loop calls unreminded  blocks',
-      '    the config given (baseline)                5                    2                   3                      3       0',
-      '  * resultAware                                2                    2                   0                      3       0',
-      '    cycles                                     5                    2                   3                      3       0',
-      '    ignoreArguments: the prose fields          5                    2                   3                      3       0',
-      '    relapse                                    5                    2                   3                      3       0',
-      '    exclude scroll_down                        2                    2                   0                      3       0',
-      '    resultAware for scroll_down only           2                    2                   0                      3       0',
-      '    thresholds 5, 7, 10                        3                    1                   2                      4       0',
+      '  config                                                                                  reminders  on repeated results  on changed results  loop calls unreminded  blocks',
+      '    the config given (baseline)                                                                   5                    2                   3                      3       0',
+      '  * resultAware                                                                                   2                    2                   0                      3       0',
+      '    cycles                                                                                        5                    2                   3                      3       0',
+      '    ignoreArguments: the prose fields                                                             5                    2                   3                      3       0',
+      '    relapse                                                                                       5                    2                   3                      3       0',
+      '    exclude scroll_down                                                                           2                    2                   0                      3       0',
+      '    resultAware for scroll_down only                                                              2                    2                   0                      3       0',
+      '    thresholds 5, 7, 10                                                                           3                    1                   2                      4       0',
+      '    blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)             5                    2                   3                      3       0',
+      '    remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)          5                    2                   3                      3       0',
       '',
+      'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare their blocks before you turn one on',
       'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated',
       '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
       '  - id: repeat-tool-reminder',
@@ -105,8 +110,9 @@ describe('replay --suggest: advice from the evidence', () => {
       ['exclude scroll_down', 0],
       ['resultAware for scroll_down only', 0],
       ['thresholds 5, 7, 10', 0],
+      ['remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', 1],
     ])
-    expect(suggestions.at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
+    expect(suggestions.at(-2)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
   })
 
   it('a session that could not be read is reported once and left out of the comparison', async () => {
@@ -116,7 +122,8 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
+    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
+      'blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)', 'remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)'])
     expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
   })
 
@@ -139,7 +146,7 @@ describe('the advice, as pure functions', () => {
 
   it('only repeats of the call right before count, and a repeat whose result changed counts as changed', () => {
     const stats: ProgressStats = new Map()
-    const call = (repeatsCall: boolean, repeatsResult: boolean) => ({ tool: 't', repeatsCall, repeatsResult }) as RecordedCall
+    const call = (repeatsCall: boolean, repeatsResult: boolean) => ({ tool: 't', repeatsCall, repeatsResult }) as LoggedCall
     for (const c of [call(false, false), call(true, true), call(true, false), call(false, true)]) addProgress(stats, c)
     expect(stats.get('t')).toEqual({ repeats: 2, changed: 1 })
   })

@@ -9,9 +9,10 @@ import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { printable, render } from './render.ts'
-import { addTally, addToTotals, emptyTotals, looped, record, replay, tally, type Recorded, type SessionReport } from './report.ts'
+import { transcribe, type Transcript } from './log.ts'
+import { addToTotals, emptyTotals, looped, report, type SessionReport } from './report.ts'
 import { discover, LogReader, reason } from './sessions.ts'
-import { addProgress, candidates, progressTools, PROSE_ARGUMENTS, recommend, type ProgressStats, type Suggestion } from './suggest.ts'
+import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from './suggest.ts'
 
 /** Where the command writes, and whether stderr is a terminal that can show progress. */
 export interface Io {
@@ -62,8 +63,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const { config, paths, json, suggest, top } = request
   const errors: { path: string, reason: string }[] = []
+  let progressShown = false
   const fail = (path: string, why: string) => {
     errors.push({ path, reason: why })
+    // A progress line on the terminal is cleared first, so the error gets a line of its own.
+    if (progressShown) io.err('\r\u001b[2K')
     io.err(`${name} replay: ${printable(path)}: ${printable(why)}\n`)
   }
   const found = await discover(paths)
@@ -72,34 +76,40 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // The evidence compares calls as the tool sees them: without the prose fields, whatever the config given leaves out.
   const evidence = [...new Set([...config.ignoreArguments, ...PROSE_ARGUMENTS])]
   const reader = new LogReader()
+  const read = (file: string, report = fail) => readSession(reader, file, evidence, report)
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
-  const detailed: { report: SessionReport, order: number }[] = []
+  const detailed: SessionReport[] = []
   const progress = io.progress && found.files.length > 5
-  if (json) io.out(`{\n"config": ${JSON.stringify(config)},\n"sessions": [`)
+  if (json) io.out(`${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [`)
   let first = true
   try {
     for (const [order, file] of found.files.entries()) {
-      if (progress) io.err(`\rreplaying ${order + 1}/${found.files.length} sessions`)
-      const session = await readSession(reader, file, evidence, fail)
+      if (progress) {
+        io.err(`\rreplaying ${order + 1}/${found.files.length} sessions`)
+        progressShown = true
+      }
+      const session = await read(file)
       if (session === undefined) continue
-      const report: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...replay(session.recorded, config) }
-      addToTotals(total, report)
-      for (const step of session.recorded.steps) if ('tool' in step) addProgress(stats, step)
+      const one: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...report(session.transcript, config) }
+      addToTotals(total, one)
+      for (const step of session.transcript.steps) if ('tool' in step) addProgress(stats, step)
       if (json) {
-        io.out(`${first ? '' : ','}\n${JSON.stringify(report)}`)
+        io.out(`${first ? '' : ','}\n${JSON.stringify(one)}`)
         first = false
-      } else if (top === Infinity || looped(report)) {
-        keep(detailed, { report, order }, top)
+      } else if (top === Infinity || looped(one)) {
+        keep(detailed, one, top)
       }
     }
-    if (progress) io.err('\n')
-    const suggestions = suggest ? await compare(reader, found.files, config, evidence, stats) : undefined
+    if (progressShown) io.err('\n')
+    progressShown = false
+    // Whatever failed the first time was reported then.
+    const advice = suggest ? await advise(found.files, async (file) => (await read(file, () => {}))?.transcript, config, stats, total.detailedOnRepeatedResults) : undefined
     if (json) {
-      io.out(`\n],\n"total": ${JSON.stringify(total)},\n${suggestions === undefined ? '' : `"suggestions": ${JSON.stringify(suggestions)},\n`}"errors": ${JSON.stringify(errors)}\n}\n`)
+      const tail = { total, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors }
+      io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)
     } else {
-      const sessions = detailed.map((d) => d.report)
-      io.out(render({ total, sessions, hidden: Math.max(0, total.sessionsWithLoops - sessions.length), suggestions }))
+      io.out(render({ total, sessions: detailed, hidden: Math.max(0, total.sessionsWithLoops - detailed.length), advice }))
     }
   } finally {
     await reader.close()
@@ -107,11 +117,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   return errors.length > 0 ? 1 : 0
 }
 
-/** Read and record one log; a file or session that cannot be read is reported and skipped. */
-async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, recorded: Recorded } | undefined> {
+/** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */
+async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, transcript: Transcript } | undefined> {
   try {
     const { meta, events } = await reader.read(file)
-    return { id: meta.id, parent: meta.parentSession, recorded: record(events, ignoreArguments) }
+    if (typeof meta.id !== 'string') throw new Error('its header has no session id')
+    if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string') throw new Error('its header names a parent session that is not an id')
+    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments) }
   } catch (error) {
     fail(file, reason(error))
     return undefined
@@ -119,28 +131,14 @@ async function readSession(reader: LogReader, file: string, ignoreArguments: rea
 }
 
 /** Keep the `top` sessions that cost most in looping, in that order (ties: the order they were read). */
-function keep(detailed: { report: SessionReport, order: number }[], entry: { report: SessionReport, order: number }, top: number): void {
-  const rank = (a: typeof entry, b: typeof entry) => b.report.cost.calls - a.report.cost.calls
-    || (b.report.cost.argumentChars + b.report.cost.resultChars) - (a.report.cost.argumentChars + a.report.cost.resultChars)
-    || a.order - b.order
+function keep(detailed: SessionReport[], entry: SessionReport, top: number): void {
+  const rank = (a: SessionReport, b: SessionReport) => b.cost.calls - a.cost.calls
+    || (b.cost.argumentChars + b.cost.resultChars) - (a.cost.argumentChars + a.cost.resultChars)
   let at = detailed.length
   while (at > 0 && rank(entry, detailed[at - 1]!) < 0) at--
   if (at >= top) return
   detailed.splice(at, 0, entry)
   if (detailed.length > top) detailed.pop()
-}
-
-/** `--suggest`: read the logs again and tally each candidate config on every session. */
-async function compare(reader: LogReader, files: readonly string[], config: Config, evidence: readonly string[], stats: ProgressStats): Promise<Suggestion[]> {
-  const list: Suggestion[] = candidates(config, progressTools(stats))
-    .map((c) => ({ ...c, reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }))
-  for (const file of files) {
-    // Whatever failed the first time was reported then.
-    const session = await readSession(reader, file, evidence, () => {})
-    if (session === undefined) continue
-    for (const s of list) addTally(s, tally(session.recorded, s.config))
-  }
-  return recommend(list)
 }
 
 function parse(argv: string[]): Request | undefined {

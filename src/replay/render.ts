@@ -4,11 +4,18 @@
  * so no id, tool name or argument can fake a line or steer the terminal.
  */
 import { Config } from '../config.ts'
-import type { ReminderReport, Report, SessionReport, Totals } from './report.ts'
-import { patchSnippet, type Suggestion } from './suggest.ts'
+import { EFFECTS, type EffectCounts } from './effects.ts'
+import type { EffectKind, ReminderReport, Report, SessionReport, Totals } from './report.ts'
+import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
 
 /** The widest bar of the run-length chart, in characters. */
 const BAR = 40
+
+/** The most items a list on one line of a session's detail shows before "and N more". */
+const LISTED = 10
+
+/** Each kind of reminder as the effects section names it. */
+const KINDS: [EffectKind, string][] = [['first', 'first reminders'], ['later', 'detailed reminders'], ['cycle', 'cycle reminders'], ['withheld', 'withheld results']]
 
 /** What the text report shows. */
 export interface Shown {
@@ -17,11 +24,11 @@ export interface Shown {
   sessions: SessionReport[]
   /** How many sessions looped but are not detailed (`--top`). */
   hidden: number
-  suggestions: Suggestion[] | undefined
+  advice: Advice | undefined
 }
 
 /** The whole text report. */
-export function render({ total, sessions, hidden, suggestions }: Shown): string {
+export function render({ total, sessions, hidden, advice: suggested }: Shown): string {
   const lines = [
     `total: ${count(total.sessions, 'session')}, ${total.sessionsWithLoops} with loops`,
     `  ${total.toolCalls} tool calls, ${total.trackedCalls} tracked`,
@@ -31,8 +38,9 @@ export function render({ total, sessions, hidden, suggestions }: Shown): string 
     `  reminders: ${total.recordedReminders} in the logs, ${total.configReminders} with this config`,
     `  blocks: ${total.recordedBlocks} in the logs, ${total.configBlocks} with this config`,
     cost(total),
+    ...effects(total),
   ]
-  if (suggestions !== undefined) lines.push('', ...advice(suggestions))
+  if (suggested !== undefined) lines.push('', ...advice(suggested))
   if (sessions.length > 0) {
     lines.push('', hidden > 0
       ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
@@ -44,27 +52,59 @@ export function render({ total, sessions, hidden, suggestions }: Shown): string 
   return `${lines.join('\n')}\n`
 }
 
-/** Escape what a log could use to fake output: control characters (C0, DEL, C1) and line separators. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+/**
+ * Escape what a log could use to fake output or hide what it says: control
+ * characters (C0, DEL, C1), line separators, and the bidirectional formatting
+ * characters that reorder how a line reads (U+061C, U+200E, U+200F,
+ * U+202A–U+202E, U+2066–U+2069). Anything that is not a string prints as its
+ * JSON form, escaped the same way.
+ */
+export function printable(text: unknown): string {
+  const shown = typeof text === 'string' ? text : String(JSON.stringify(text))
+  return shown.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function sessionLines(r: Report): string[] {
-  const reminders = (list: ReminderReport[]) => list.length === 0 ? 'none' : list.map((m) => `after call ${m.afterCall} (${printable(m.summary)})`).join(', ')
-  const blocks = (list: number[]) => list.length === 0 ? 'none' : `calls ${list.join(', ')}`
+  const reminder = (m: ReminderReport & { effect?: string }) => `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
+  const blocks = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
   return [
     `  ${r.toolCalls} tool calls, ${r.trackedCalls} tracked`,
-    `  identical runs: ${r.runs.length === 0 ? 'none' : r.runs.map((run) => `${printable(run.tool)} ${printable(run.arguments)} × ${run.length} from call ${run.start}`).join('; ')}`,
-    ...r.cycles.map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.repetitions} from call ${c.start}`),
+    `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(run.arguments)} × ${run.length} from call ${run.start}`), '; ')}`,
+    ...r.cycles.slice(0, LISTED).map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.repetitions} from call ${c.start}`),
+    ...r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : [],
     `  tools that loop most: ${tools(r)}`,
-    `  reminders in the log: ${reminders(r.recordedReminders)}`,
-    `  reminders with this config: ${reminders(r.configReminders)}`,
+    `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
+    `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
     ...r.recordedBlocks.length + r.configBlocks.length === 0 ? [] : [
-      `  blocks in the log: ${blocks(r.recordedBlocks)}`,
-      `  blocks with this config: ${blocks(r.configBlocks)}`,
+      `  blocks in the log: ${blocks(r.recordedBlocks.map((b) => `${b.call} (then ${b.effect})`))}`,
+      `  blocks with this config: ${blocks(r.configBlocks.map(String))}`,
     ],
     cost(r),
   ]
+}
+
+/** The first {@link LISTED} items joined, then how many more there are. */
+function listed(items: string[], separator: string): string {
+  return `${items.slice(0, LISTED).join(separator)}${items.length > LISTED ? `${separator}and ${items.length - LISTED} more` : ''}`
+}
+
+/** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
+function effects(total: Totals): string[] {
+  if (total.recordedReminders + total.recordedBlocks === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
+  const rows = KINDS.filter(([kind]) => sum(total.effects[kind]) > 0).map(([kind, label]) => {
+    const counts = total.effects[kind]
+    return `    ${label} (${sum(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+  })
+  const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
+  return [
+    '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
+    ...rows,
+    `    repeated past most often: ${past.length === 0 ? 'none' : past.join(', ')}`,
+  ]
+}
+
+function sum(counts: EffectCounts): number {
+  return EFFECTS.reduce((n, e) => n + counts[e], 0)
 }
 
 /** Run lengths as a bar chart, one row per length. */
@@ -82,12 +122,19 @@ function tools(r: { tools: Report['tools'] }): string {
   return list.length === 0 ? 'none' : `${list.join(', ')}${r.tools.length > 10 ? `, and ${r.tools.length - 10} more` : ''}`
 }
 
-function cost(r: { cost: Report['cost'] }): string {
-  return `  cost of looping: ${r.cost.calls} repeated calls carrying ${r.cost.argumentChars} characters of arguments and ${r.cost.resultChars} of results`
+function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
+  const { calls, argumentChars, resultChars, responses, inputTokens, outputTokens } = r.cost
+  const unknown = 'sessionsWithoutUsage' in r.cost ? r.cost.sessionsWithoutUsage : 0
+  const known = `${count(responses, 'model response')} using ${inputTokens} input and ${outputTokens} output tokens`
+  const tokens = inputTokens === null
+    ? 'token usage not recorded in the log'
+    : unknown === 0 ? known
+      : `${responses > 0 ? `${known}; ` : ''}token usage not recorded in ${count(unknown, 'session')}`
+  return `  cost of looping: ${calls} repeated calls carrying ${argumentChars} characters of arguments and ${resultChars} of results; ${tokens}`
 }
 
-/** The `--suggest` table, what it recommends and why, and the patch to paste. */
-function advice(suggestions: Suggestion[]): string[] {
+/** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
+function advice({ suggestions, escalation }: Advice): string[] {
   const header = ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'blocks']
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
@@ -99,11 +146,19 @@ function advice(suggestions: Suggestion[]): string[] {
   const why = chosen.baseline
     ? 'keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results'
     : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated`
+  const { followed, of } = escalation
+  const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
+  const escalating = of === 0
+    ? 'escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed'
+    : escalation.escalate
+      ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare their blocks before you turn one on`
+      : `escalation: reminders mostly worked (${evidence}); none proposed`
   return [
     'advice (--suggest): where each config\'s reminders land',
     line(header),
     ...rows.map(line),
     '',
+    escalating,
     `recommended (*): ${why}`,
     ...patchSnippet(chosen.config, Config({})).split('\n').map((l) => `  ${printable(l)}`),
   ]

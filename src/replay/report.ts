@@ -1,18 +1,16 @@
 /**
- * The replay itself: one session's events, read once into the calls the live
- * guard saw, then through a fresh guard per config into a report of its runs,
- * cycles, reminders, blocks and cost; and totals that keep counts, not lists.
- * Pure: events in, numbers out, no files.
+ * One session's transcript through a fresh guard into a report of its runs,
+ * cycles, reminders, withheld results, their effects and the cost of looping;
+ * and totals that keep counts, not lists. Pure: a transcript in, numbers out,
+ * no files.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
-import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { argumentsPreview, deliveredArguments, sameArguments, sameJson } from '../arguments.ts'
-import { ignoredArgument, name, type Config } from '../config.ts'
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import { argumentsPreview } from '../arguments.ts'
+import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
-import { argumentFilter } from '../patterns.ts'
-import { WITHHELD } from '../reminders.ts'
-import { outcome as comparable, type Outcome } from '../results.ts'
+import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
+import { remindedTools, type LoggedCall, type ReminderKind, type Transcript } from './log.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -36,11 +34,34 @@ export interface ReminderReport {
   summary: string
 }
 
-/** The waste: calls made inside runs past their first call (or cycle repetition), with the characters of their raw arguments and logged result content (JSON). */
+/** A reminder the live guard gave, which text it was, and what the model did next. */
+export interface RecordedReminder extends ReminderReport {
+  kind: ReminderKind
+  effect: Effect
+  /** Whether the call it was about returned the same result as the identical call before it (dsh's locators masked): a loop, not progress. */
+  repeatedResult: boolean
+}
+
+/** A result the live guard withheld (the session's `call`-th), and what the model did next. */
+export interface RecordedBlock {
+  call: number
+  effect: Effect
+}
+
+/**
+ * The waste: calls made inside runs past their first call (or cycle
+ * repetition), the characters of their raw arguments and logged result content
+ * (JSON), and the tokens of the model responses that made them, each response
+ * once. Tokens are null when a response that made such a call has no usage in the log.
+ */
 export interface LoopCost {
   calls: number
   argumentChars: number
   resultChars: number
+  /** The model responses that made those calls. */
+  responses: number
+  inputTokens: number | null
+  outputTokens: number | null
 }
 
 /** Per tool: how many runs it looped in and how many calls those runs repeated. */
@@ -59,12 +80,12 @@ export interface Report {
   /** Identical runs by length: `{ "2": 3 }` is three runs of two calls. */
   histogram: Record<string, number>
   tools: ToolLoops[]
-  /** Reminders from repeat-tool-reminder found in the log, as the live guard attached them. */
-  recordedReminders: ReminderReport[]
+  /** Reminders from repeat-tool-reminder found in the log, as the live guard attached them, with their effect. */
+  recordedReminders: RecordedReminder[]
   /** Reminders the given config produces on the same calls. */
   configReminders: ReminderReport[]
-  /** Calls whose results the live guard withheld, as the log records them. */
-  recordedBlocks: number[]
+  /** Calls whose results the live guard withheld, as the log records them, with their effect. */
+  recordedBlocks: RecordedBlock[]
   /** Calls whose results the given config withholds (`blockAt`). */
   configBlocks: number[]
   cost: LoopCost
@@ -75,6 +96,15 @@ export interface SessionReport extends Report {
   file: string
   id: string
   parentSession?: string
+}
+
+/** Which kind of recorded reminder or withheld result an effect followed. */
+export type EffectKind = ReminderKind | 'withheld'
+
+/** Per tool: how many recorded reminders the model repeated the call past. */
+export interface RepeatedPast {
+  tool: string
+  reminders: number
 }
 
 /** What all sessions came to: counts, so memory stays flat however many there are. */
@@ -94,134 +124,27 @@ export interface Totals {
   configReminders: number
   recordedBlocks: number
   configBlocks: number
-  cost: LoopCost
-}
-
-/** How one config fares on the sessions, for `--suggest`. */
-export interface Tally {
-  reminders: number
-  blocks: number
-  /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
-  onRepeatedResults: number
-  /** Reminders attached to a call whose result differed from the previous identical call's. */
-  onChangedResults: number
-  /** Calls that repeated the call before them, result included, and got no reminder. */
-  unremindedLoopCalls: number
-}
-
-/** One tool call as the live guard saw it, read from the log. */
-export interface RecordedCall {
-  tool: string
-  /** The arguments text the model wrote. */
-  raw: string
-  /** The arguments as the loop delivered them to the tool. */
-  args: unknown
-  /** The outcome the live guard compared: the logged one, or for a result it withheld, the one it had seen repeat. */
-  outcome: { isError: boolean, content: readonly ContentBlock[] }
-  /** The logged result content, for the cost of looping. */
-  logged: readonly ContentBlock[]
-  /** The outcome as `resultAware` compares it: dsh's locators masked. */
-  compared: Outcome
-  /** Whether its result equals that of the latest earlier call with the same tool and arguments, dsh's locators masked. */
-  repeatsResult: boolean
-  /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
-  repeatsCall: boolean
-  /** Whether it repeats the call right before it, arguments and result alike. */
-  loop: boolean
-}
-
-/** A session as the replay needs it: its calls and user messages in log order, and what the live guard recorded. */
-export interface Recorded {
-  steps: (RecordedCall | UserMessage)[]
-  calls: number
-  recordedReminders: ReminderReport[]
-  recordedBlocks: number[]
-}
-
-/** The most calls apart that two occurrences of one call can be and still be compared by the guard (the largest `maxCyclePeriod`). */
-const WINDOW = 8
-
-
-/**
- * Read a session's events once: each call counted at its first result (later
- * results for the same call, such as the compaction pruner's replacements, are
- * not calls), user messages in place, and what the live guard left in the log.
- * Two calls are the same when they are equal without the `ignoreArguments`
- * entries given; two results, when they are equal with dsh's locators masked.
- * Throws, naming what is wrong, on a log no dsh loop writes.
- */
-export function record(events: readonly SessionEvent[], ignoreArguments: readonly string[] = []): Recorded {
-  const ignoredFor = argumentFilter(ignoreArguments.map(ignoredArgument))
-  const recorded: Recorded = { steps: [], calls: 0, recordedReminders: [], recordedBlocks: [] }
-  const made = new Map<string, { tool: string, raw: string }>()
-  const answered = new Set<string>()
-  const recent: RecordedCall[] = []
-  for (const event of events) {
-    if (event.type === 'tool/call') {
-      const { callId, name: tool, arguments: raw } = event.data as { callId: string, name: unknown, arguments: unknown }
-      if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no tool name`)
-      if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no arguments text`)
-      made.set(callId, { tool, raw })
-    } else if (event.type === 'user/message') {
-      recorded.steps.push(event.data)
-      const { source } = event.data
-      if (source.kind === 'plugin' && source.plugin === name) {
-        recorded.recordedReminders.push({ afterCall: recorded.calls, summary: (source as { summary: string }).summary })
-      }
-    } else if (event.type === 'tool/result') {
-      const [block] = event.data.message.content
-      const id = block?.toolCallId as string
-      const call = made.get(id)
-      if (call === undefined) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)}, which the log never made`)
-      if (answered.has(id)) continue
-      answered.add(id)
-      recorded.calls++
-      const args = deliveredArguments(call.raw)
-      const logged = { isError: block!.isError === true, content: block!.content }
-      const ignored = ignoredFor(call.tool)
-      const same = findLast(recent, (c) => c.tool === call.tool && sameArguments(c.args, args, ignored))
-      const withheld = logged.isError && isWithheld(logged.content)
-      if (withheld) recorded.recordedBlocks.push(recorded.calls)
-      // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
-      const outcome = withheld && same !== undefined ? same.outcome : logged
-      const repeatsCall = same !== undefined && same === recent.at(-1)
-      const compared = withheld && same !== undefined ? same.compared : comparable(logged.isError, logged.content)
-      const repeatsResult = same !== undefined && sameJson(same.compared, compared)
-      const current: RecordedCall = {
-        ...call,
-        args,
-        outcome,
-        logged: logged.content,
-        compared,
-        repeatsResult,
-        repeatsCall,
-        loop: repeatsCall && repeatsResult,
-      }
-      recorded.steps.push(current)
-      recent.push(current)
-      if (recent.length > WINDOW) recent.shift()
-    }
-  }
-  return recorded
-}
-
-function isWithheld(content: readonly ContentBlock[]): boolean {
-  const [first] = content
-  return content.length === 1 && first!.type === 'text' && first!.text.startsWith(WITHHELD)
-}
-
-function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i]
-  return undefined
+  /** What followed the recorded reminders. */
+  effect: EffectCounts
+  /** What followed the recorded withheld results. */
+  blockEffect: EffectCounts
+  /** The effects by kind of reminder, withheld results included. */
+  effects: Record<EffectKind, EffectCounts>
+  /** What followed the detailed reminders on calls whose result repeated: the evidence `--suggest` escalates on. */
+  detailedOnRepeatedResults: EffectCounts
+  /** Ranked: the tools whose calls were repeated right after a reminder most often. */
+  repeatedPast: RepeatedPast[]
+  /** The cost over the sessions whose tokens are known; `sessionsWithoutUsage` counts the others. */
+  cost: Omit<LoopCost, 'inputTokens' | 'outputTokens'> & { inputTokens: number, outputTokens: number, sessionsWithoutUsage: number }
 }
 
 /** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
-function drive(session: Recorded, config: Config, visit: (call: RecordedCall, at: number, seen: Observation) => void): number {
+export function drive(transcript: Transcript, config: Config, visit: (call: LoggedCall, at: number, seen: Observation) => void): number {
   const guard = createGuard(config)
   const agent = {} as Agent
   let at = 0
   let tracked = 0
-  for (const step of session.steps) {
+  for (const step of transcript.steps) {
     if (!('tool' in step)) {
       guard.step(agent, [step])
       continue
@@ -236,68 +159,76 @@ function drive(session: Recorded, config: Config, visit: (call: RecordedCall, at
 }
 
 /** The session's report under `config`. */
-export function replay(session: Recorded, config: Config): Report {
-  const report = empty(session)
-  const tracked: { at: number, call: RecordedCall }[] = []
+export function report(transcript: Transcript, config: Config): Report {
+  const result = empty(transcript, config)
+  const tracked: { at: number, call: LoggedCall }[] = []
+  const cost = new Cost(transcript)
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
-  report.trackedCalls = drive(session, config, (call, at, seen) => {
+  result.trackedCalls = drive(transcript, config, (call, at, seen) => {
     tracked.push({ at, call })
     if (seen.length === 1) {
-      close(report, run)
+      close(result, run)
       run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars), start: at, length: 1 }
     } else {
       run!.length = seen.length
-      addCost(report.cost, call)
+      cost.add(call)
     }
     const tools = seen.cycle?.calls.map((c) => c.tool)
     if (cycle !== undefined && (tools === undefined || tools.join('\n') !== cycle.tools.join('\n'))) {
-      report.cycles.push(cycle)
+      result.cycles.push(cycle)
       cycle = undefined
     }
     if (tools !== undefined) {
       if (cycle === undefined) {
         // First seen when its second repetition completes: that repetition's calls are the first repeated ones.
-        for (const earlier of tracked.slice(-tools.length, -1)) addCost(report.cost, earlier.call)
+        for (const earlier of tracked.slice(-tools.length, -1)) cost.add(earlier.call)
         cycle = { tools, start: tracked.at(-2 * tools.length)!.at, repetitions: 2 }
       }
       cycle.repetitions = seen.cycle!.length
-      addCost(report.cost, call)
+      cost.add(call)
     }
-    if (seen.reminder !== undefined) report.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
-    if (seen.feedback !== undefined) report.configBlocks.push(at)
+    if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
+    if (seen.feedback !== undefined) result.configBlocks.push(at)
   })
-  close(report, run)
-  if (cycle !== undefined) report.cycles.push(cycle)
-  report.tools.sort(byRepeatedCalls)
-  return report
-}
-
-/** How `config` fares on one session: its reminders split by what the model was seeing, and the loop calls it leaves unreminded. */
-export function tally(session: Recorded, config: Config): Tally {
-  const result: Tally = { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }
-  const reminded = new Set<RecordedCall>()
-  drive(session, config, (call, _at, seen) => {
-    if (seen.feedback !== undefined) result.blocks++
-    if (seen.reminder === undefined) return
-    reminded.add(call)
-    result.reminders++
-    if (call.repeatsResult) result.onRepeatedResults++
-    else result.onChangedResults++
-  })
-  for (const step of session.steps) if ('tool' in step && step.loop && !reminded.has(step)) result.unremindedLoopCalls++
+  close(result, run)
+  if (cycle !== undefined) result.cycles.push(cycle)
+  result.tools.sort(byRepeatedCalls)
+  result.cost = cost.total()
   return result
 }
 
-/** Add one config's tally on a session to its running total. */
-export function addTally(total: Tally, more: Tally): void {
-  for (const key of Object.keys(more) as (keyof Tally)[]) total[key] += more[key]
-}
+/** The cost of looping as calls are added: each call once, each model response's tokens once. */
+class Cost {
+  private readonly responses = new Set<number>()
+  private readonly sum = { calls: 0, argumentChars: 0, resultChars: 0 }
+  private readonly transcript: Transcript
 
-function addCost(cost: LoopCost, call: RecordedCall): void {
-  cost.calls++
-  cost.argumentChars += call.raw.length
-  cost.resultChars += JSON.stringify(call.logged).length
+  constructor(transcript: Transcript) {
+    this.transcript = transcript
+  }
+
+  add(call: LoggedCall): void {
+    this.sum.calls++
+    this.sum.argumentChars += call.raw.length
+    this.sum.resultChars += JSON.stringify(call.logged).length
+    this.responses.add(call.response)
+  }
+
+  total(): LoopCost {
+    let inputTokens: number | null = 0
+    let outputTokens: number | null = 0
+    for (const response of this.responses) {
+      const usage = this.transcript.usage[response]
+      if (usage === undefined) {
+        inputTokens = outputTokens = null
+        break
+      }
+      inputTokens! += usage.inputTokens
+      outputTokens! += usage.outputTokens
+    }
+    return { ...this.sum, responses: this.responses.size, inputTokens, outputTokens }
+  }
 }
 
 function close(report: Report, run: RunReport | undefined): void {
@@ -321,19 +252,21 @@ function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
   return b.repeatedCalls - a.repeatedCalls || a.tool.localeCompare(b.tool)
 }
 
-function empty(session: Recorded): Report {
+/** The report before any call is replayed: the recorded reminders and blocks with their effects. */
+function empty(transcript: Transcript, config: Config): Report {
+  const followed = effects(transcript, config)
   return {
-    toolCalls: session.calls,
+    toolCalls: transcript.calls,
     trackedCalls: 0,
     runs: [],
     cycles: [],
     histogram: {},
     tools: [],
-    recordedReminders: session.recordedReminders,
+    recordedReminders: transcript.reminders.map((r, i) => ({ ...r, ...followed.reminders[i]! })),
     configReminders: [],
-    recordedBlocks: session.recordedBlocks,
+    recordedBlocks: transcript.blocks.map((call, i) => ({ call, effect: followed.blocks[i]! })),
     configBlocks: [],
-    cost: { calls: 0, argumentChars: 0, resultChars: 0 },
+    cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },
   }
 }
 
@@ -353,7 +286,12 @@ export function emptyTotals(): Totals {
     configReminders: 0,
     recordedBlocks: 0,
     configBlocks: 0,
-    cost: { calls: 0, argumentChars: 0, resultChars: 0 },
+    effect: noEffects(),
+    blockEffect: noEffects(),
+    effects: { first: noEffects(), later: noEffects(), cycle: noEffects(), withheld: noEffects() },
+    detailedOnRepeatedResults: noEffects(),
+    repeatedPast: [],
+    cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 0 },
   }
 }
 
@@ -362,7 +300,7 @@ export function looped(report: Report): boolean {
   return report.runs.length > 0 || report.cycles.length > 0
 }
 
-/** Add one session's report to the totals; the tools stay ranked. */
+/** Add one session's report to the totals; the ranked lists stay ranked. */
 export function addToTotals(total: Totals, s: Report): void {
   total.sessions++
   if (looped(s)) total.sessionsWithLoops++
@@ -378,7 +316,34 @@ export function addToTotals(total: Totals, s: Report): void {
   total.configReminders += s.configReminders.length
   total.recordedBlocks += s.recordedBlocks.length
   total.configBlocks += s.configBlocks.length
+  for (const r of s.recordedReminders) {
+    total.effect[r.effect]++
+    total.effects[r.kind][r.effect]++
+    if (r.kind === 'later' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
+    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, r.summary)
+  }
+  for (const b of s.recordedBlocks) {
+    total.blockEffect[b.effect]++
+    total.effects.withheld[b.effect]++
+  }
   total.cost.calls += s.cost.calls
   total.cost.argumentChars += s.cost.argumentChars
   total.cost.resultChars += s.cost.resultChars
+  if (s.cost.inputTokens === null || s.cost.outputTokens === null) {
+    total.cost.sessionsWithoutUsage++
+  } else {
+    total.cost.responses += s.cost.responses
+    total.cost.inputTokens += s.cost.inputTokens
+    total.cost.outputTokens += s.cost.outputTokens
+  }
 }
+
+/** Count a reminder the model repeated past for the tool its summary names last, keeping the list ranked. */
+function addRepeatedPast(list: RepeatedPast[], summary: string): void {
+  const tool = remindedTools(summary).at(-1)!
+  const known = list.find((t) => t.tool === tool)
+  if (known === undefined) list.push({ tool, reminders: 1 })
+  else known.reminders++
+  list.sort((a, b) => b.reminders - a.reminders || a.tool.localeCompare(b.tool))
+}
+

@@ -1,12 +1,44 @@
 /**
- * `--suggest`: advice from the evidence. A few configs a user would consider
- * next to the one given (the baseline), compared on the same sessions by where
- * their reminders land: on calls whose result repeated (the model was seeing no
- * new output) or on calls whose result changed (likely progress). It picks one
- * and writes it as a dsh profile patch. Pure: tallies in, advice out.
+ * `--suggest`, all of it: a few configs a user would consider next to the one
+ * given (the baseline), each tallied on the same sessions by where its
+ * reminders land (on calls whose result repeated, so the model was seeing no
+ * new output, or on calls whose result changed: likely progress); escalations
+ * listed only when the recorded reminders' effects show the model went on
+ * repeating; one recommendation, written as a dsh profile patch. It reads the
+ * logs through the function it is given and writes nothing.
  */
 import type { Config } from '../config.ts'
-import type { RecordedCall, Tally } from './report.ts'
+import type { EffectCounts } from './effects.ts'
+import type { LoggedCall, Transcript } from './log.ts'
+import { drive } from './report.ts'
+
+/** How one config fares on the sessions. */
+export interface Tally {
+  reminders: number
+  blocks: number
+  /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
+  onRepeatedResults: number
+  /** Reminders attached to a call whose result differed from the previous identical call's. */
+  onChangedResults: number
+  /** Calls that repeated the call before them, result included, and got no reminder. */
+  unremindedLoopCalls: number
+}
+
+/** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
+export interface Escalation {
+  /** Detailed reminders on calls whose result repeated, right after which the model made the same call again. */
+  followed: number
+  /** Detailed reminders in the logs on calls whose result repeated. */
+  of: number
+  /** Whether the candidates include `blockAt` and `remindEvery`: the same call followed most detailed reminders. */
+  escalate: boolean
+}
+
+/** What `--suggest` comes to: the candidates with their tallies, and the evidence on escalating. */
+export interface Advice {
+  suggestions: Suggestion[]
+  escalation: Escalation
+}
 
 /** One config under comparison, with how it fared. */
 export interface Suggestion extends Tally {
@@ -29,7 +61,7 @@ export type ProgressStats = Map<string, { repeats: number, changed: number }>
 export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
 
 /** Count, per tool, repeats of the call right before and the ones whose result changed. */
-export function addProgress(stats: ProgressStats, call: RecordedCall): void {
+export function addProgress(stats: ProgressStats, call: LoggedCall): void {
   if (!call.repeatsCall) return
   const tool = stats.get(call.tool) ?? { repeats: 0, changed: 0 }
   tool.repeats++
@@ -42,13 +74,21 @@ export function progressTools(stats: ProgressStats): string[] {
   return [...stats].filter(([, { repeats, changed }]) => changed * 2 > repeats).map(([tool]) => tool).sort()
 }
 
+/** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
+export function escalation(later: EffectCounts): Escalation {
+  const of = later.repeated + later.relapsed + later.changed + later.ended
+  return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
+}
+
 /**
  * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
  * the prose arguments left out; with `relapse`; with the progress tools (when
- * there are any) excluded, or result-aware alone; and with every threshold two
- * calls later.
+ * there are any) excluded, or result-aware alone; with every threshold two
+ * calls later; and, only when `evidence` says the model went on repeating
+ * after most detailed reminders, with `blockAt` and with `remindEvery`, the
+ * evidence in their labels.
  */
-export function candidates(baseline: Config, progress: readonly string[]): Omit<Suggestion, keyof Tally>[] {
+export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation = { followed: 0, of: 0, escalate: false }): Omit<Suggestion, keyof Tally>[] {
   const list: Omit<Suggestion, keyof Tally>[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
   // A candidate that is the same config as one already listed (the baseline included) is not listed again.
   const add = (label: string, change: Partial<Config>) => {
@@ -66,7 +106,57 @@ export function candidates(baseline: Config, progress: readonly string[]): Omit<
   }
   const later = baseline.thresholds.map((t) => t + 2)
   add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
+  if (evidence.escalate) {
+    const why = `the same call followed ${evidence.followed} of ${evidence.of} detailed reminders on repeated results`
+    const last = baseline.thresholds.at(-1)!
+    if (baseline.blockAt === 0) add(`blockAt ${last + 2} (${why})`, { blockAt: last + 2 })
+    if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY} (${why})`, { remindEvery: REMIND_EVERY })
+  }
   return list
+}
+
+/** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
+const REMIND_EVERY = 3
+
+/** How `config` fares on one session: its reminders split by what the model was seeing, and the loop calls it leaves unreminded. */
+export function tally(transcript: Transcript, config: Config): Tally {
+  const result = noTally()
+  const reminded = new Set<LoggedCall>()
+  drive(transcript, config, (call, _at, seen) => {
+    if (seen.feedback !== undefined) result.blocks++
+    if (seen.reminder === undefined) return
+    reminded.add(call)
+    result.reminders++
+    if (call.repeatsResult) result.onRepeatedResults++
+    else result.onChangedResults++
+  })
+  for (const step of transcript.steps) if ('tool' in step && step.repeatsCall && step.repeatsResult && !reminded.has(step)) result.unremindedLoopCalls++
+  return result
+}
+
+/** A tally of nothing yet. */
+function noTally(): Tally {
+  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }
+}
+
+/** Add one config's tally on a session to its running total. */
+function addTally(total: Tally, more: Tally): void {
+  for (const key of Object.keys(more) as (keyof Tally)[]) total[key] += more[key]
+}
+
+/**
+ * `--suggest`'s second pass: read every log again through `read` (which
+ * reports what cannot be read) and tally each candidate on it; recommend one.
+ */
+export async function advise(files: readonly string[], read: (file: string) => Promise<Transcript | undefined>, baseline: Config, stats: ProgressStats, later: EffectCounts): Promise<Advice> {
+  const evidence = escalation(later)
+  const suggestions: Suggestion[] = candidates(baseline, progressTools(stats), evidence).map((c) => ({ ...c, ...noTally() }))
+  for (const file of files) {
+    const transcript = await read(file)
+    if (transcript === undefined) continue
+    for (const s of suggestions) addTally(s, tally(transcript, s.config))
+  }
+  return { suggestions: recommend(suggestions), escalation: evidence }
 }
 
 /**

@@ -74,3 +74,8 @@ export async function replayJson(args: string[]) {
   const { status, out, err } = await replay(['replay', ...args, '--json'])
   return { status, err, report: JSON.parse(out) as ReplayDocument }
 }
+
+/** Where each reminder stood and its summary, without what replay learns of it: how a config's reminders are listed. */
+export function placed(reminders: readonly { afterCall: number, summary: string }[]): { afterCall: number, summary: string }[] {
+  return reminders.map(({ afterCall, summary }) => ({ afterCall, summary }))
+}

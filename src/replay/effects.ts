@@ -1,0 +1,114 @@
+/**
+ * What the model did after each reminder and each withheld result the live
+ * guard gave: called the same again, came back to it later, changed course, or
+ * stopped. Read off the calls that follow in the log, up to the next user
+ * message, with calls compared as the given config's guard compares them. Pure:
+ * a transcript in, one effect per recorded reminder and block out.
+ */
+import { createHash } from 'node:crypto'
+import { canonical, sameArguments } from '../arguments.ts'
+import { ignoredArgument, type Config } from '../config.ts'
+import { argumentFilter, toolFilter } from '../patterns.ts'
+import { remindedTools, type LoggedCall, type Transcript } from './log.ts'
+
+/** What followed a reminder or a withheld result, before the next user message. */
+export type Effect = 'repeated' | 'relapsed' | 'changed' | 'ended'
+
+/** The effects, each word counted. */
+export type EffectCounts = Record<Effect, number>
+
+/** The four effects, in the order reports list them. */
+export const EFFECTS: readonly Effect[] = ['repeated', 'relapsed', 'changed', 'ended']
+
+/** No effect counted yet. */
+export function noEffects(): EffectCounts {
+  return { repeated: 0, relapsed: 0, changed: 0, ended: 0 }
+}
+
+/** One reminder or block waiting for the calls that decide its effect. */
+interface Pending {
+  /** The call it is about. */
+  about: LoggedCall
+  /** The call that repeating the loop would make next. */
+  target: LoggedCall
+  /** The calls made before the model could read it: up to this 1-based call. */
+  after: number
+  effect: Effect | undefined
+  /** Set once the next tracked call was another one: now only a come-back decides. */
+  waiting: boolean
+}
+
+/**
+ * The effect of every reminder and every block the log recorded, in the order
+ * the log has them. A reminder is about the latest call up to its place whose
+ * tool its summary names last (a step's reminders follow all of the step's
+ * results); a cycle reminder's call to repeat is the one that would go on with
+ * the cycle. A block is about the call whose result was withheld.
+ */
+export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], blocks: Effect[] } {
+  const tracked = toolFilter(config.include, config.exclude)
+  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
+  const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
+  const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.summary))
+  const blocks = transcript.blocks.map((at) => ({ about: calls[at - 1]!, target: calls[at - 1]!, after: at, effect: undefined, waiting: false }))
+  const open = [...reminders, ...blocks].sort((a, b) => a.after - b.after)
+  let next = 0
+  /** Placed since the last tracked call: the next tracked call decides whether they were repeated. */
+  const fresh: Pending[] = []
+  /** Placed since the last user message: a user message or the log's end settles what is still open. */
+  const segment: Pending[] = []
+  /** Markers whose next tracked call was another one, by the key of the call they wait to see again. */
+  const waiting = new Map<string, Pending[]>()
+  const key = (call: LoggedCall) => `${call.tool}\n${createHash('sha256').update(canonical(call.args, ignoredFor(call.tool))).digest('hex')}`
+  const settle = () => {
+    for (const p of segment) p.effect ??= p.waiting ? 'changed' : 'ended'
+    fresh.length = 0
+    segment.length = 0
+    waiting.clear()
+  }
+  let at = 0
+  for (const step of transcript.steps) {
+    if (!('tool' in step)) {
+      if (step.source.kind === 'user') settle()
+      continue
+    }
+    at++
+    if (tracked(step.tool)) {
+      if (waiting.size > 0) {
+        const seen = key(step)
+        for (const p of waiting.get(seen) ?? []) p.effect = 'relapsed'
+        waiting.delete(seen)
+      }
+      for (const p of fresh) {
+        if (p.target.tool === step.tool && sameArguments(p.target.args, step.args, ignoredFor(step.tool))) {
+          p.effect = 'repeated'
+          continue
+        }
+        p.waiting = true
+        const wanted = key(p.target)
+        waiting.set(wanted, [...waiting.get(wanted) ?? [], p])
+      }
+      fresh.length = 0
+    }
+    // Markers placed after this call hear from the calls after it.
+    while (next < open.length && open[next]!.after <= at) {
+      fresh.push(open[next]!)
+      segment.push(open[next++]!)
+    }
+  }
+  settle()
+  return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), blocks: blocks.map((p) => p.effect!) }
+}
+
+/** The pending effect of a reminder after call `afterCall` with `summary` (`grep × 3`, `grep → read_file × 2`). */
+function pending(calls: readonly LoggedCall[], afterCall: number, summary: string): Pending {
+  const tools = remindedTools(summary)
+  const last = tools.at(-1)!
+  let at = afterCall - 1
+  while (at >= 0 && calls[at]!.tool !== last) at--
+  // A summary cut short names no tool in full: the reminder is then about the call it follows.
+  if (at < 0) at = afterCall - 1
+  // A cycle goes on with the call that opened its last repetition.
+  const about = calls[at]!
+  return { about, target: calls[at - tools.length + 1] ?? about, after: afterCall, effect: undefined, waiting: false }
+}

@@ -1,0 +1,170 @@
+/**
+ * Reading one session's events into what replay works on: the tool calls the
+ * live guard saw (each at its first result), the user messages between them,
+ * the reminders and withheld results the live guard left, and the token usage
+ * of the model responses that made the calls. Pure: events in, a transcript
+ * out. A log no dsh loop writes gets an error that says what is wrong and where.
+ */
+import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import { deliveredArguments, sameArguments, sameJson } from '../arguments.ts'
+import { ignoredArgument, LONGEST_CYCLE, name } from '../config.ts'
+import { argumentFilter } from '../patterns.ts'
+import { WITHHELD } from '../reminders.ts'
+import { outcome as comparable, type Outcome } from '../results.ts'
+
+/** Which text a reminder in the log was: the first threshold's, a later one's, or a cycle's. */
+export type ReminderKind = 'first' | 'later' | 'cycle'
+
+/** One tool call as the live guard saw it, read from the log. */
+export interface LoggedCall {
+  tool: string
+  /** The arguments text the model wrote. */
+  raw: string
+  /** The arguments as the loop delivered them to the tool. */
+  args: unknown
+  /** The outcome the live guard compared: the logged one, or for a result it withheld, the one it had seen repeat. */
+  outcome: { isError: boolean, content: readonly ContentBlock[] }
+  /** The logged result content, for the cost of looping. */
+  logged: readonly ContentBlock[]
+  /** The outcome as `resultAware` compares it: dsh's locators masked. */
+  compared: Outcome
+  /** Whether its result equals that of the latest earlier call with the same tool and arguments, dsh's locators masked. */
+  repeatsResult: boolean
+  /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
+  repeatsCall: boolean
+  /** The model response that made it: an index into {@link Transcript.usage}; -1 when the log names none. */
+  response: number
+}
+
+/** A reminder the live guard attached, where it stood: after the session's `afterCall`-th tool result. */
+export interface LoggedReminder {
+  afterCall: number
+  summary: string
+  kind: ReminderKind
+}
+
+/** A session as replay needs it: its calls and user messages in log order, and what the live guard and the model recorded. */
+export interface Transcript {
+  steps: (LoggedCall | UserMessage)[]
+  calls: number
+  reminders: LoggedReminder[]
+  /** The calls whose results the live guard withheld, 1-based. */
+  blocks: number[]
+  /** Per model response that made tool calls, in log order: its recorded token usage, or undefined when the log has none. */
+  usage: (TokenUsage | undefined)[]
+}
+
+/**
+ * Read a session's events once: each call counted at its first result (later
+ * results for the same call, such as the compaction pruner's replacements, are
+ * not calls), user messages in place, and what the live guard left in the log.
+ * Two calls are the same when they are equal without the `ignoreArguments`
+ * entries given; two results, when they are equal with dsh's locators masked.
+ * Throws, naming what is wrong and the event, on a log no dsh loop writes.
+ */
+export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[] = []): Transcript {
+  const ignoredFor = argumentFilter(ignoreArguments.map(ignoredArgument))
+  const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], usage: [] }
+  const made = new Map<string, { tool: string, raw: string }>()
+  const responses = new Map<string, number>()
+  const answered = new Set<string>()
+  const recent: LoggedCall[] = []
+  for (const event of events) {
+    const data = event.data as unknown
+    if (!isRecord(data)) throw new Error(`${event.type} (event ${event.seq}) carries no data`)
+    if (event.type === 'assistant/message') {
+      const blocks = isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
+      const ids = blocks.flatMap((block) => isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [])
+      if (ids.length === 0) continue
+      if (data.usage !== undefined && !isUsage(data.usage)) throw new Error(`model response (event ${event.seq}) has a usage that is not token counts`)
+      for (const id of ids) responses.set(id, transcript.usage.length)
+      transcript.usage.push(data.usage)
+    } else if (event.type === 'tool/call') {
+      const { callId, name: tool, arguments: raw } = data
+      if (typeof callId !== 'string') throw new Error(`tool call (event ${event.seq}) has no call id`)
+      if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no tool name`)
+      if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no arguments text`)
+      made.set(callId, { tool, raw })
+    } else if (event.type === 'user/message') {
+      const message = data as unknown as UserMessage
+      if (!isRecord(message.source) || !Array.isArray(message.content)) throw new Error(`user message (event ${event.seq}) has no source or no content list`)
+      transcript.steps.push(message)
+      const { source } = message
+      if (source.kind === 'plugin' && source.plugin === name) {
+        const { summary } = source as { summary?: unknown }
+        if (typeof summary !== 'string') throw new Error(`reminder (event ${event.seq}) from ${name} has no summary text`)
+        if (transcript.calls === 0) throw new Error(`reminder (event ${event.seq}) from ${name} comes before any tool result`)
+        transcript.reminders.push({ afterCall: transcript.calls, summary, kind: kindOf(summary, message.content) })
+      }
+    } else if (event.type === 'tool/result') {
+      const [block] = isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
+      if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${event.seq}) names no call it answers`)
+      const id = block.toolCallId
+      const call = made.get(id)
+      if (call === undefined) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)}, which the log never made`)
+      if (!Array.isArray(block.content)) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)} has no content list`)
+      if (answered.has(id)) continue
+      answered.add(id)
+      transcript.calls++
+      const args = deliveredArguments(call.raw)
+      const logged = { isError: block.isError === true, content: block.content as ContentBlock[] }
+      const ignored = ignoredFor(call.tool)
+      const same = findLast(recent, (c) => c.tool === call.tool && sameArguments(c.args, args, ignored))
+      const withheld = logged.isError && isWithheld(logged.content)
+      if (withheld) transcript.blocks.push(transcript.calls)
+      // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
+      const outcome = withheld && same !== undefined ? same.outcome : logged
+      const compared = withheld && same !== undefined ? same.compared : comparable(logged.isError, logged.content)
+      const current: LoggedCall = {
+        ...call,
+        args,
+        outcome,
+        logged: logged.content,
+        compared,
+        repeatsResult: same !== undefined && sameJson(same.compared, compared),
+        repeatsCall: same !== undefined && same === recent.at(-1),
+        response: responses.get(id) ?? -1,
+      }
+      transcript.steps.push(current)
+      recent.push(current)
+      // The guard compares a call with at most the longest cycle's worth of earlier calls.
+      if (recent.length > LONGEST_CYCLE) recent.shift()
+    }
+  }
+  return transcript
+}
+
+/** The tools a reminder's summary names, in order: `grep × 3` is grep, `grep → read_file × 2` grep and read_file. */
+export function remindedTools(summary: string): string[] {
+  const times = summary.lastIndexOf(' × ')
+  return (times < 0 ? summary : summary.slice(0, times)).split(' → ')
+}
+
+/**
+ * Which reminder a logged one was: a cycle's names its calls with arrows; a
+ * later threshold's quotes the arguments on a line of their own (this
+ * package's texts and the stock plugin's alike), the first threshold's is one line.
+ */
+function kindOf(summary: string, content: readonly ContentBlock[]): ReminderKind {
+  if (summary.includes(' → ')) return 'cycle'
+  return content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'later' : 'first'
+}
+
+function isUsage(value: unknown): value is TokenUsage {
+  return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isWithheld(content: readonly ContentBlock[]): boolean {
+  const [first] = content
+  return content.length === 1 && isRecord(first) && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD)
+}
+
+function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i]
+  return undefined
+}
