@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmod, cp, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { chmod, cp, link, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
@@ -20,22 +20,32 @@ async function rootWithBad(compression: 'none' | 'zstd' = 'none') {
   return { root, bad: join(root, '_no-cwd', 'bad', suffix) }
 }
 
-/** Rewrite one line of a plain log: the first line that contains `marker`. */
-async function edit(file: string, marker: string, change: (line: string) => string) {
+/** Rewrite one line of a plain log: the first line that contains `marker` (every one of them, for a list). */
+async function edit(file: string, marker: string | string[], change: (line: string) => string) {
   const lines = (await readFile(file, 'utf8')).split('\n')
-  const at = lines.findIndex((line) => line.includes(marker))
+  const markers = typeof marker === 'string' ? [marker] : marker
+  const at = lines.findIndex((line) => markers.every((m) => line.includes(m)))
   expect(at).toBeGreaterThanOrEqual(0)
   lines[at] = change(lines[at]!)
   await writeFile(file, lines.join('\n'))
 }
 
 describe('replay: every bad input is contained to itself', () => {
-  it.each<[string, string, (line: string) => string, string]>([
+  it.each<[string, string | string[], (line: string) => string, string]>([
     ['a tool result whose call is missing', '"type":"tool/call"', (l) => l.replace('"callId":"call-1-1"', '"callId":"call-1-X"'), 'tool result (event 13) for call "call-1-1", which the log never made'],
     ['a call with no arguments', '"type":"tool/call"', (l) => l.replace(/,"arguments":"[^}]*}"/, ''), 'tool call "call-1-1" (event 12) has no arguments text'],
     ['arguments given as a number', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":7'), 'tool call "call-1-1" (event 12) has no arguments text'],
     ['arguments given as an object', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":{"pattern":"x"}'), 'tool call "call-1-1" (event 12) has no arguments text'],
     ['a call with no tool name', '"type":"tool/call"', (l) => l.replace(',"name":"grep"', ''), 'tool call "call-1-1" (event 12) has no tool name'],
+    ['a call with no call id', '"type":"tool/call"', (l) => l.replace('"callId":"call-1-1",', ''), 'tool call (event 12) has no call id'],
+    ['a call event with no data', '"type":"tool/call"', (l) => l.replace(/,"data":\{.*\}\}$/, '}'), 'tool/call (event 12) carries no data'],
+    ['a result that names no call', '"type":"tool/result"', (l) => l.replace('"toolCallId":"call-1-1"', '"toolCallId":7'), 'tool result (event 13) names no call it answers'],
+    ['a result with no content list', '"type":"tool/result"', (l) => l.replace('"content":[{"type":"text","text":"no match for x"}]', '"content":"no match"'), 'tool result (event 13) for call "call-1-1" has no content list'],
+    ['a header whose parentSession is a number', '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"bad","parentSession":7'), 'its header names a parent session that is not an id'],
+    ['a reminder whose summary is missing', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/,"summary":"[^"]*"/, ''), 'reminder (event 43) from repeat-tool-reminder has no summary text'],
+    ['a reminder whose summary is not text', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":3'), 'reminder (event 43) from repeat-tool-reminder has no summary text'],
+    ['a user message with no source', ['"type":"user/message"', '"kind":"user"'], (l) => l.replace(',"source":{"kind":"user"}', ''), 'user message (event 4) has no source or no content list'],
+    ['a response whose usage is not token counts', '"type":"assistant/message"', (l) => l.replace('"message":', '"usage":{"inputTokens":"many"},"message":'), 'model response (event 11) has a usage that is not token counts'],
   ])('%s: one line naming the file and the reason, every other session reported, exit 1', async (_label, marker, change, why) => {
     const { root, bad } = await rootWithBad()
     await edit(bad, marker, change)
@@ -44,6 +54,51 @@ describe('replay: every bad input is contained to itself', () => {
     expect(err).toBe(`repeat-tool-reminder replay: ${bad}: ${why}\n`)
     expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
     expect(report.total).toMatchObject({ sessions: 2, runs: 2 })
+  })
+
+  it('the text report survives every one of those beside good sessions: no stack trace, every good session reported', async () => {
+    const { root, bad } = await rootWithBad()
+    await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'))
+    const { status, out, err } = await replay(['replay', root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`)
+    expect(out).toMatch(/^total: 2 sessions, 2 with loops\n/)
+  })
+
+  it('on a terminal, the progress line is cleared before an error line is written', async () => {
+    const root = await record('none', ['a', 'b', 'bad', 'c', 'd', 'e'].map((id) => ({ id, script: LOOP })))
+    await writeFile(join(root, '_no-cwd', 'bad', 'session.jsonl'), 'garbage\n')
+    const { err } = await replay(['replay', root, '--json'], true)
+    const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
+    expect(err.startsWith('\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 sessions\r\u001b[2Krepeat-tool-reminder replay: ' + bad + ': ')).toBe(true)
+    expect(err.endsWith('\rreplaying 6/6 sessions\n')).toBe(true)
+  })
+
+  it('a log reached through a hard link in a second folder is replayed once', async () => {
+    const root = await record('none', [{ id: 'one', script: LOOP }])
+    const other = await scratch('linked')
+    await link(join(root, '_no-cwd', 'one', 'session.jsonl'), join(other, 'session.jsonl'))
+    const { status, report } = await replayJson([root, other])
+    expect(status).toBe(0)
+    expect(report.sessions.map((s) => s.file)).toEqual([join(root, '_no-cwd', 'one', 'session.jsonl')])
+  })
+
+  it('a session folder holding both encodings is reported, as dsh\'s backend refuses it, and neither log is replayed', async () => {
+    const root = await record('none', [{ id: 'both', script: LOOP }, { id: 'fine', script: LOOP }])
+    const folder = join(root, '_no-cwd', 'both')
+    await cp(join(folder, 'session.jsonl'), join(folder, 'session.jsonl.zstd'))
+    const { status, report } = await replayJson([root])
+    expect(status).toBe(1)
+    expect(report.errors).toEqual([{ path: folder, reason: 'holds both session.jsonl and session.jsonl.zstd; dsh\'s JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)' }])
+    expect(report.sessions.map((s) => s.id)).toEqual(['fine'])
+  })
+
+  it('a bidirectional override in an id or a tool name is printed escaped', async () => {
+    const { root, bad } = await rootWithBad()
+    await edit(bad, '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"evil\u202egnp.exe"'))
+    const { out } = await replay(['replay', root, '--all'])
+    expect(out).toContain('session evil\\u202egnp.exe\n')
+    expect(out).not.toContain('\u202e')
   })
 
   it('a corrupt zstd header is reported for its file alone', async () => {

@@ -5,7 +5,7 @@
  * by the harness's own JSONL backend, one file at a time, so a bad file costs
  * only itself. Nothing here writes.
  */
-import { readdir, realpath, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Context } from '@deepseek-ai/cordis'
@@ -34,18 +34,21 @@ export function reason(error: unknown): string {
 }
 
 /**
- * The logs the paths name, sorted within each path and each listed once: a path
- * with a log's name, or every entry with a log's name below a folder, searched
- * without following symlinks.
+ * The logs the paths name, sorted within each path and each listed once by its
+ * identity on disk (device and inode): a path with a log's name, or every entry
+ * with a log's name below a folder, searched without following symlinks. A
+ * folder holding both encodings of a log is reported, not read.
  */
 export async function discover(paths: readonly string[]): Promise<Found> {
   const files: string[] = []
   const errors: Found['errors'] = []
+  // A log is itself by its identity on disk, so a hard link or a symlink named on the command line is read once.
   const seen = new Set<string>()
   const add = async (file: string) => {
-    const real = await realpath(file)
-    if (seen.has(real)) return
-    seen.add(real)
+    const { dev, ino } = await stat(file, { bigint: true })
+    const identity = `${dev}:${ino}`
+    if (seen.has(identity)) return
+    seen.add(identity)
     files.push(file)
   }
   for (const path of paths) {
@@ -81,12 +84,15 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
     errors.push({ path: dir, reason: reason(error) })
     return
   }
-  for (const entry of entries) {
-    const path = join(dir, entry.name)
-    if (entry.isSymbolicLink()) continue
+  const logs = entries.filter((entry) => !entry.isSymbolicLink() && TRANSCRIPTS.has(entry.name))
+  if (logs.length > 1) {
+    errors.push({ path: dir, reason: 'holds both session.jsonl and session.jsonl.zstd; dsh\'s JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)' })
+  } else {
     // A log's name on anything but a regular file (a folder, a FIFO) is refused when it is read.
-    if (TRANSCRIPTS.has(entry.name)) found.push(path)
-    else if (entry.isDirectory()) await walk(path, found, errors)
+    for (const entry of logs) found.push(join(dir, entry.name))
+  }
+  for (const entry of entries) {
+    if (!entry.isSymbolicLink() && !TRANSCRIPTS.has(entry.name) && entry.isDirectory()) await walk(join(dir, entry.name), found, errors)
   }
 }
 

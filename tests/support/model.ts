@@ -2,7 +2,7 @@
  * A scripted model for tests and the demo: a real harness `LlmAdapter` that
  * replays stream chunks from a script and records every request it is sent.
  */
-import { LlmAdapter, type CallId, type GenerateOptions, type StreamChunk } from '@deepseek-ai/dsh-llm'
+import { LlmAdapter, type CallId, type GenerateOptions, type StreamChunk, type TokenUsage } from '@deepseek-ai/dsh-llm'
 
 /** One tool call the model emits; `args` that is not a string is sent as JSON. */
 export interface ScriptedCall {
@@ -10,8 +10,8 @@ export interface ScriptedCall {
   args: unknown
 }
 
-/** One model response: tool calls, or a final text answer. */
-export type ScriptedTurn = { calls: ScriptedCall[] } | { text: string }
+/** One model response: tool calls, or a final text answer; with `usage`, the token counts the adapter reports for it. */
+export type ScriptedTurn = ({ calls: ScriptedCall[] } | { text: string }) & { usage?: TokenUsage }
 
 /** Decides the next response from the request the model was just sent. */
 export type Script = (request: GenerateOptions, index: number) => ScriptedTurn
@@ -39,11 +39,13 @@ export function repeat(n: number, call: ScriptedCall): ScriptedTurn[] {
 }
 
 function chunks(turn: ScriptedTurn, index: number): StreamChunk[] {
+  const usage: StreamChunk[] = turn.usage === undefined ? [] : [{ type: 'usage', usage: turn.usage }]
   if ('text' in turn) {
     return [
       { type: 'block-start', index: 0, blockType: 'text' },
       { type: 'text-delta', index: 0, text: turn.text },
       { type: 'block-end', index: 0, block: { type: 'text', text: turn.text } },
+      ...usage,
       { type: 'finish', reason: { kind: 'stop' } },
     ]
   }
@@ -57,6 +59,7 @@ function chunks(turn: ScriptedTurn, index: number): StreamChunk[] {
         { type: 'block-end', index: i, block: { type: 'tool-call', id, name: call.name, arguments: args } },
       ]
     }),
+    ...usage,
     { type: 'finish', reason: { kind: 'tool-calls' } },
   ]
 }

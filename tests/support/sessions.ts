@@ -10,15 +10,15 @@ import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { Config } from '../../src/config.ts'
 import { main } from '../../src/replay/cli.ts'
 import type { SessionReport, Totals } from '../../src/replay/report.ts'
-import type { Suggestion } from '../../src/replay/suggest.ts'
+import type { Escalation, Suggestion } from '../../src/replay/suggest.ts'
 import { harness, untilIdle } from './harness.ts'
-import type { ScriptedTurn } from './model.ts'
+import type { Script, ScriptedTurn } from './model.ts'
 import { scratch } from './scratch.ts'
 
 /** One session to record. */
 export interface Recorded {
   id: string
-  script: ScriptedTurn[]
+  script: Script | ScriptedTurn[]
   /** How many user prompts to send, one after another (default 1). */
   prompts?: number
   /** Record this session as a subagent of that one. */
@@ -58,6 +58,7 @@ export interface ReplayDocument {
   sessions: SessionReport[]
   total: Totals
   suggestions?: Suggestion[]
+  escalation?: Escalation
   errors: { path: string, reason: string }[]
 }
 
