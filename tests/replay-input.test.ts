@@ -41,6 +41,7 @@ describe('replay: every bad input is contained to itself', () => {
     ['a call event with no data', '"type":"tool/call"', (l) => l.replace(/,"data":\{.*\}\}$/, '}'), 'tool/call (event 12) carries no data'],
     ['a result that names no call', '"type":"tool/result"', (l) => l.replace('"toolCallId":"call-1-1"', '"toolCallId":7'), 'tool result (event 13) names no call it answers'],
     ['a result with no content list', '"type":"tool/result"', (l) => l.replace('"content":[{"type":"text","text":"no match for x"}]', '"content":"no match"'), 'tool result (event 13) for call "call-1-1" has no content list'],
+    ['a header whose id is a number', '"type":"session"', (l) => l.replace('"id":"bad"', '"id":5'), 'corrupt session log: first line is not a session header'],
     ['a header whose parentSession is a number', '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"bad","parentSession":7'), 'its header names a parent session that is not an id'],
     ['a reminder whose summary is missing', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/,"summary":"[^"]*"/, ''), 'reminder (event 43) from repeat-tool-reminder has no summary text'],
     ['a reminder whose summary is not text', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":3'), 'reminder (event 43) from repeat-tool-reminder has no summary text'],

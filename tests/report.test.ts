@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { transcribe, type LoggedCall } from '../src/replay/log.ts'
+import { remindedTools, transcribe, type LoggedCall } from '../src/replay/log.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
 import { withheldFeedback } from '../src/reminders.ts'
@@ -89,5 +89,83 @@ describe('one session\'s report', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
     const result = tally(transcribe(events(...cycle, ...cycle)), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }))
     expect(result).toEqual({ reminders: 1, blocks: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0 })
+  })
+})
+
+/** A user message as the log records it: a reminder from this plugin with `summary` and `text`, or the user's prompt. */
+function message(seq: number, source: Record<string, unknown>, text = 'x'): SessionEvent {
+  return { type: 'user/message', seq, data: { content: [{ type: 'text', text }], source } } as unknown as SessionEvent
+}
+const reminder = (seq: number, summary: unknown, text = 'Reminder') => message(seq, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }, text)
+
+describe('reading what the live guard left', () => {
+  it('a reminder\'s kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line', () => {
+    const log = [...events(GREP, GREP), reminder(90, 'grep × 2'), reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'), reminder(92, 'grep → read × 2', 'a\nb')]
+    expect(transcribe(log).reminders.map((r) => r.kind)).toEqual(['first', 'later', 'cycle'])
+  })
+
+  it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
+    expect(() => transcribe([reminder(0, 'grep × 3')])).toThrow(new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'))
+    expect(() => transcribe([...events(GREP), reminder(5, null)])).toThrow(new Error('reminder (event 5) from repeat-tool-reminder has no summary text'))
+  })
+
+  it('a user message without content, or an event without data, is named', () => {
+    expect(() => transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent])).toThrow(new Error('user message (event 3) has no source or no content list'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent])).toThrow(new Error('tool/result (event 4) carries no data'))
+    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent])).toThrow(new Error('step/start (event 5) carries no data'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent])).toThrow(new Error('tool result (event 6) names no call it answers'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent])).toThrow(new Error('tool result (event 7) names no call it answers'))
+  })
+
+  it('a response without tool calls holds no usage of loops; one whose message is malformed makes no call', () => {
+    const response = (seq: number, data: unknown) => ({ type: 'assistant/message', seq, data }) as unknown as SessionEvent
+    const log = [
+      response(100, { message: { content: [{ type: 'text', text: 'hi' }] }, usage: { inputTokens: 'bad' } }),
+      response(101, { message: 'nothing' }),
+      response(102, { message: { content: [null, { type: 'tool-call', id: 7 }, { type: 'tool-call', id: 'call-1' }] }, usage: { inputTokens: 10, outputTokens: 2 } }),
+      ...events(GREP),
+    ]
+    const transcript = transcribe(log)
+    expect(transcript.usage).toEqual([{ inputTokens: 10, outputTokens: 2 }])
+    expect(calls(transcript)[0]!.response).toBe(0)
+  })
+
+  it('the tools a summary names: before the last ×, split at the arrows; a summary without × is all tool', () => {
+    expect(remindedTools('grep × 3')).toEqual(['grep'])
+    expect(remindedTools('a × b → c × 2')).toEqual(['a × b', 'c'])
+    expect(remindedTools('grep')).toEqual(['grep'])
+  })
+})
+
+describe('what followed a reminder, from its summary', () => {
+  it('a summary that names no call made: the reminder is about the call it follows', () => {
+    const read = { tool: 'read', args: { p: 'r' } }
+    const log = [...events(GREP, read, read)]
+    const at = log.length
+    const report = replay(transcribe([...log.slice(0, 4), reminder(at, 'cut off… × 3'), ...log.slice(4)]), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[2, 'repeated']])
+  })
+
+  it('a cycle summary longer than the calls before it: the reminder is about its call, and repeated when that call comes again', () => {
+    const log = [...events(GREP, GREP)]
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)]), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
+  })
+
+  it('an untracked call in between is transparent: the next tracked call decides', () => {
+    const todo = { tool: 'todo', args: {} }
+    const log = [...events(GREP, todo, GREP)]
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)]), Config({ exclude: ['todo'] }))
+    expect(report.recordedReminders.map((r) => r.effect)).toEqual(['repeated'])
+    const counted = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)]), Config({}))
+    expect(counted.recordedReminders.map((r) => r.effect)).toEqual(['relapsed'])
+  })
+
+  it('many reminders waiting on one call all relapse when it comes back; a plugin message from another plugin settles nothing', () => {
+    const a = { tool: 'grep', args: { p: 'a' } }
+    const b = { tool: 'grep', args: { p: 'b' } }
+    const log = events(a, b, a)
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), reminder(51, 'grep × 1'), ...log.slice(2, 4), message(52, { kind: 'plugin', plugin: 'other' }), ...log.slice(4)]), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[1, 'relapsed'], [1, 'relapsed']])
   })
 })

@@ -121,7 +121,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, transcript: Transcript } | undefined> {
   try {
     const { meta, events } = await reader.read(file)
-    if (typeof meta.id !== 'string') throw new Error('its header has no session id')
+    // The backend refuses a header without a string id; a parent session it passes through as written.
     if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string') throw new Error('its header names a parent session that is not an id')
     return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments) }
   } catch (error) {
