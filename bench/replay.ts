@@ -4,7 +4,9 @@
  * results), copies them into 16 project folders for 16·N sessions, and replays
  * N and 16·N in fresh processes, printing time and peak RSS for both and their
  * ratios. Time should grow with the size of the logs and peak memory should not
- * grow at all. It asserts nothing: `BENCH_QUICK=1` is a smoke run.
+ * grow at all. Then one very large session (BENCH_LARGE_CALLS tool calls, an
+ * uncompressed log), whose peak memory is set against its size: one session is
+ * held whole while it is replayed. It asserts nothing: `BENCH_QUICK=1` is a smoke run.
  */
 import { execFile } from 'node:child_process'
 import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
@@ -20,6 +22,7 @@ const QUICK = process.env.BENCH_QUICK === '1'
 const N = QUICK ? 10 : Number(process.env.BENCH_SESSIONS ?? 250)
 const COPIES = 16
 const ROUNDS = QUICK ? 1 : 3
+const LARGE = QUICK ? 200 : Number(process.env.BENCH_LARGE_CALLS ?? 20_000)
 
 const call = (name: string, args: unknown): ScriptedCall => ({ name, args })
 
@@ -90,6 +93,21 @@ async function main() {
   const [small, large] = rows as [typeof rows[0], typeof rows[0]]
   console.log(`\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`)
   for (const dir of [recorded, one, many]) await rm(dir, { recursive: true, force: true })
+  await oneLargeSession()
+}
+
+/** One session of {@link LARGE} calls: its peak RSS over a replay of an empty folder's worth, against the log's size. */
+async function oneLargeSession() {
+  // A search loop, a read repeated, and progress calls, over and over: every call its own model response.
+  const calls = Array.from({ length: LARGE }, (_, i) => i % 10 < 5 ? call('grep', { pattern: `retry${(i / 10) | 0}` }) : i % 10 < 8 ? call('cat', { path: 'src/big-0.ts' }) : call('todo_write', { todos: [{ id: i, text: `step ${i}` }] }))
+  const root = await record('none', [{ id: 'large', script: calls.map((c) => ({ calls: [c] })), setup }])
+  const floor = await record('none', [{ id: 'small', script: [{ calls: [call('grep', { pattern: 'x' })] }] }])
+  const bytes = await size(root)
+  const { ms, maxRSS: peak } = await replayRun(root)
+  const base = (await replayRun(floor)).maxRSS
+  console.log(`\none session of ${LARGE.toLocaleString('en')} tool calls, ${(bytes / 1e6).toFixed(0)} MB of log (uncompressed): ${(ms / 1000).toFixed(1)} s, peak RSS ${(peak / 1e6).toFixed(0)} MB`)
+  console.log(`  over a one-call session's ${(base / 1e6).toFixed(0)} MB: ${((peak - base) / 1e6).toFixed(0)} MB, ${((peak - base) / bytes).toFixed(2)}x the log's size`)
+  for (const dir of [root, floor]) await rm(dir, { recursive: true, force: true })
 }
 
 await main()
