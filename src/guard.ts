@@ -11,7 +11,7 @@ import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { sameArguments, sameJson } from './arguments.ts'
 import { ignoredArgument, type Config } from './config.ts'
 import { argumentFilter, toolFilter } from './patterns.ts'
-import { reminder, withheld } from './reminders.ts'
+import { reminder, withheldResult } from './reminders.ts'
 import { outcome, type Outcome } from './results.ts'
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
@@ -27,10 +27,10 @@ export interface Call {
   outcome: Outcome | undefined
 }
 
-/** The run a call extends: one call repeated, or a cycle of distinct calls (in the order it opened), and its length so far. */
-export interface Run {
+/** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its complete repetitions so far. */
+export interface Cycle {
   calls: Call[]
-  /** The run's length: identical calls in a row, or a cycle's complete repetitions. */
+  /** The cycle's complete repetitions. */
   length: number
   /** Whether this call completes a repetition, the only moment a reminder can be due. */
   complete: boolean
@@ -43,11 +43,11 @@ export interface Observation {
   /** The identical run's length as reminders count it: `length`, plus with `relapse` the calls of the stretches it resumed. */
   counted: number
   /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
-  cycle: Run | undefined
+  cycle: Cycle | undefined
   /** The reminder due at this call, if any. */
   reminder: UserMessage | undefined
   /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
-  feedback: ContentBlock[] | undefined
+  withheld: ContentBlock[] | undefined
 }
 
 /** The guard: what the plugin's two listeners call, and what `replay` drives. */
@@ -59,7 +59,7 @@ export interface Guard {
 }
 
 /** One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs it interrupted, and (with `cycles`) recent calls. */
-interface Chain {
+interface AgentState {
   last: Call
   length: number
   /** The run's length as reminders count it, resumed stretches included. */
@@ -85,47 +85,47 @@ export function createGuard(config: Config): Guard {
   const resultAware = config.resultAware === true ? () => true
     : config.resultAware === false || config.resultAware.length === 0 ? () => false
       : toolFilter(config.resultAware, [])
-  const chains = new WeakMap<Agent, Chain>()
+  const states = new WeakMap<Agent, AgentState>()
 
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const same = (a: Call, b: Call) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored) && sameJson(a.outcome, b.outcome)
 
-  /** Advance the agent's state with one tracked call; return the chain and this call's cycle, if any. */
-  const advance = (agent: Agent, call: Call): [chain: Chain, cycle: Run | undefined] => {
-    const chain = chains.get(agent)
-    if (chain === undefined) {
+  /** Advance the agent's state with one tracked call; return the state and this call's cycle, if any. */
+  const advance = (agent: Agent, call: Call): [state: AgentState, cycle: Cycle | undefined] => {
+    const state = states.get(agent)
+    if (state === undefined) {
       const fresh = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
-      chains.set(agent, fresh)
+      states.set(agent, fresh)
       return [fresh, undefined]
     }
-    const identical = same(chain.last, call)
+    const identical = same(state.last, call)
     if (identical) {
-      chain.length++
-      chain.counted++
+      state.length++
+      state.counted++
     } else {
-      const back = relapse ? resume(chain, call) : undefined
-      chain.length = 1
-      chain.counted = (back ?? 0) + 1
-      chain.resumed = back !== undefined
+      const back = relapse ? resume(state, call) : undefined
+      state.length = 1
+      state.counted = (back ?? 0) + 1
+      state.resumed = back !== undefined
     }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
-    chain.last = call
-    return [chain, config.cycles ? cycle(chain, call, identical) : undefined]
+    state.last = call
+    return [state, config.cycles ? cycle(state, call, identical) : undefined]
   }
 
   /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
-  const resume = (chain: Chain, call: Call): number | undefined => {
-    const { interrupted } = chain
+  const resume = (state: AgentState, call: Call): number | undefined => {
+    const { interrupted } = state
     const at = interrupted.findIndex((run) => same(run.call, call))
     const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.counted
-    interrupted.push({ call: chain.last, counted: chain.counted })
+    interrupted.push({ call: state.last, counted: state.counted })
     if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
     return back
   }
 
   /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
-  const cycle = (chain: Chain, call: Call, identical: boolean): Run | undefined => {
-    const { recent, streaks } = chain
+  const cycle = (state: AgentState, call: Call, identical: boolean): Cycle | undefined => {
+    const { recent, streaks } = state
     for (let p = 2; p <= maxCyclePeriod; p++) {
       const before = recent[recent.length - p]
       // Set on every call after the first, so a period with a call `p` back already has a streak.
@@ -133,14 +133,14 @@ export function createGuard(config: Config): Guard {
     }
     recent.push(call)
     if (recent.length > maxCyclePeriod) recent.shift()
-    if (chain.period > 0 && streaks[chain.period]! < chain.period) chain.period = 0
+    if (state.period > 0 && streaks[state.period]! < state.period) state.period = 0
     for (let p = 2; p <= maxCyclePeriod; p++) {
       const streak = streaks[p]!
       if (streak < p) continue
       const window = recent.slice(-p)
       // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
-      if (p === chain.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
-        chain.period = p
+      if (p === state.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
+        state.period = p
         // The window ends at this call; turn it so the cycle's opening call comes first.
         const opening = (p - streak % p) % p
         return { calls: [...window.slice(opening), ...window.slice(0, opening)], length: Math.floor(streak / p) + 1, complete: streak % p === 0 }
@@ -171,11 +171,11 @@ export function createGuard(config: Config): Guard {
         counted,
         cycle,
         reminder: remind ? reminder(text!, current === thresholds[0], cap) : undefined,
-        feedback: block ? withheld(text!) : undefined,
+        withheld: block ? withheldResult(text!) : undefined,
       }
     },
     step(agent, messages) {
-      if (messages.some((message) => message.source.kind === 'user')) chains.delete(agent)
+      if (messages.some((message) => message.source.kind === 'user')) states.delete(agent)
     },
   }
 }

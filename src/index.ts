@@ -27,8 +27,8 @@ export function apply(ctx: Context, config: Config): void {
 
   ctx.on('tools/post-execute', (exec, result, next) => {
     const seen = guard.observe(exec, result)
-    if (seen?.reminder === undefined && seen?.feedback === undefined) return next()
-    return next().then((decision) => decide(decision, seen.reminder, seen.feedback))
+    if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
+    return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
   }, options)
 
   ctx.on('agent/pre-step', (payload, next) => {
@@ -45,11 +45,11 @@ export function apply(ctx: Context, config: Config): void {
  * plain accept into a block when the call is to be withheld. A downstream block
  * or replacement keeps its kind and payload: it was decided first.
  */
-function decide(decision: PostToolDecision, reminder: UserMessage | undefined, feedback: ContentBlock[] | undefined): PostToolDecision {
+function decide(decision: PostToolDecision, reminder: UserMessage | undefined, withheld: ContentBlock[] | undefined): PostToolDecision {
   const contexts = decision.additionalContexts ?? []
   const additionalContexts = reminder === undefined ? contexts : [reminder, ...contexts]
-  if (feedback !== undefined && decision.kind === 'accept' && decision.content === undefined && decision.value === undefined) {
-    return { kind: 'block', feedback, additionalContexts }
+  if (withheld !== undefined && decision.kind === 'accept' && decision.content === undefined && decision.value === undefined) {
+    return { kind: 'block', feedback: withheld, additionalContexts }
   }
   return { ...decision, additionalContexts }
 }

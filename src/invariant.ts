@@ -16,9 +16,10 @@ export const name = 'repeat-tool-reminder-invariant'
 export const inject = ['invariants']
 
 /**
- * No runtime invariant: the chain is private to one listener and publishes no
- * event or snapshot, so there is no observable relationship for an installer to
- * check. Its rules are proven by the package's tests through the real loop.
+ * No runtime invariant: the guard's per-agent state is private to the plugin's
+ * two listeners and publishes no event or snapshot, so there is no observable
+ * relationship for an installer to check. Its rules are proven by the
+ * package's tests through the real loop.
  */
 function install(): void {}
 

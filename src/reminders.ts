@@ -14,8 +14,8 @@ export interface QuotedCall {
   ignored: readonly string[]
 }
 
-/** What a reminder is about: the calls of the run (one, or a cycle's in the order it opened) and how far it has gone. */
-export interface RunText {
+/** What a reminder or a withheld result is about, a loop: one call's identical run, or a cycle's calls in the order it opened, and how far it has gone. */
+export interface Loop {
   calls: readonly QuotedCall[]
   /** Identical calls in a row, or a cycle's complete repetitions. */
   length: number
@@ -66,8 +66,8 @@ export function cycleReminder(calls: { tool: string, preview: string }[], length
     + 'or finish if you already have enough evidence.'
 }
 
-/** How every withheld-result feedback begins: what replay recognises a block in a log by. */
-export const WITHHELD = `Result withheld by ${name}: `
+/** How every withheld result's feedback begins: what replay recognises one in a log by. */
+export const WITHHELD_PREFIX = `Result withheld by ${name}: `
 
 /** What the model gets instead of a result that `blockAt` withholds. */
 export function withheldFeedback(tools: string[], length: number, sameResults = false, wording: Wording = {}): string {
@@ -75,13 +75,13 @@ export function withheldFeedback(tools: string[], length: number, sameResults = 
   const what = tools.length === 1
     ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
     : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
-  return `${WITHHELD}${what}, and the repeats are making no progress. `
+  return `${WITHHELD_PREFIX}${what}, and the repeats are making no progress. `
     + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
     + 'use the results you already have, take a different action or different arguments, or finish.'
 }
 
 /** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`. */
-export function summary(run: RunText): string {
+export function summary(run: Loop): string {
   return boundContextSummary(`${run.calls.map((c) => c.tool).join(' → ')} × ${run.length}`)
 }
 
@@ -90,7 +90,7 @@ export function summary(run: RunText): string {
  * call's run, the detailed one later, the cycle text for a cycle; a user-role
  * message sourced to this plugin, arguments quoted within `cap` code units.
  */
-export function reminder(run: RunText, firstThreshold: boolean, cap: number): UserMessage {
+export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserMessage {
   const { calls, length, sameResults } = run
   const [call] = calls
   const how = wording(run)
@@ -106,12 +106,12 @@ export function reminder(run: RunText, firstThreshold: boolean, cap: number): Us
 }
 
 /** The feedback blocks that replace a withheld result of `run`. */
-export function withheld(run: RunText): ContentBlock[] {
+export function withheldResult(run: Loop): ContentBlock[] {
   return [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run)) }]
 }
 
 /** The wording a run needs: the arguments its calls carry but were not compared, and whether it resumed. */
-function wording(run: RunText): Wording {
+function wording(run: Loop): Wording {
   const omitted = [...new Set(run.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
   return { omitted, resumed: run.resumed }
 }

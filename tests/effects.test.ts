@@ -145,7 +145,7 @@ describe('--suggest escalates only on evidence', () => {
       ['remindEvery 3 (the same call followed 2 of 2 detailed reminders on repeated results)', 0, 3, 0, 4, true],
     ])
     const { out } = await replay(['replay', root, '--suggest'])
-    expect(out).toContain('\nescalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare their blocks before you turn one on\n')
+    expect(out).toContain('\nescalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on\n')
   })
 
   it('reminders that worked: it says so and proposes no escalation', async () => {

@@ -68,7 +68,7 @@ describe('the text report', () => {
       '  run lengths: none',
       '  tools that loop most: none',
       '  reminders: 0 in the logs, 0 with this config',
-      '  blocks: 0 in the logs, 0 with this config',
+      '  withheld results: 0 in the logs, 0 with this config',
       '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
       '  did the reminders work: no reminder or withheld result in the logs',
       '',
@@ -96,11 +96,11 @@ describe('the text report', () => {
       '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
     ].join('\n'))
     expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
-      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: none\n')
+      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
     expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
-      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: calls 4, 5\n')
+      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
     expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4] })], hidden: 0, advice: undefined }))
-      .toContain('  blocks in the log: calls 4 (then repeated)\n  blocks with this config: calls 4\n')
+      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
     expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'first', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
       .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
   })
@@ -116,6 +116,6 @@ describe('the text report, bounded', () => {
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain('  and 1 more cycle\n')
     expect(out).toContain(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more\n`)
-    expect(out).toContain('  blocks with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
+    expect(out).toContain('  withheld with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
   })
 })

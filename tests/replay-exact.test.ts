@@ -63,7 +63,7 @@ describe('replay: exact on every log dsh writes', () => {
   it('blocks in the log are reported next to the ones a config would produce', async () => {
     const root = await record('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
     const { out } = await replay(['replay', root])
-    expect(out).toContain('  blocks: 2 in the logs, 0 with this config\n')
-    expect(out).toContain('  blocks in the log: calls 2 (then repeated), 3 (then changed)\n  blocks with this config: none\n')
+    expect(out).toContain('  withheld results: 2 in the logs, 0 with this config\n')
+    expect(out).toContain('  withheld in the log: calls 2 (then repeated), 3 (then changed)\n  withheld with this config: none\n')
   })
 })

@@ -153,7 +153,7 @@ describe('replay: what the logs say', () => {
       `    5 │${'█'.repeat(40)} 1`,
       '  tools that loop most: grep (2 runs, 5 repeated calls)',
       '  reminders: 2 in the logs, 2 with this config',
-      '  blocks: 0 in the logs, 0 with this config',
+      '  withheld results: 0 in the logs, 0 with this config',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in 1 session',
       '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
       '    first reminders (1): 1 repeated, 0 relapsed, 0 changed, 0 ended',
@@ -182,7 +182,7 @@ describe('replay: what the logs say', () => {
     const { out } = await replay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
     expect(out).not.toContain('session calm\n')
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
-    expect(out).toContain('  blocks in the log: none\n  blocks with this config: calls 6\n')
+    expect(out).toContain('  withheld in the log: none\n  withheld with this config: calls 6\n')
     expect(out).toMatch(/^total: 2 sessions, 1 with loops\n  8 tool calls, 8 tracked\n  identical runs: 0 \(longest 0\), cycles: 1\n  run lengths: none\n/)
     const all = (await replay(['replay', root, '--all', '--cycles'])).out
     expect(all).toContain('every session, most looping first:\n')

@@ -10,7 +10,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments, sameArguments, sameJson } from '../arguments.ts'
 import { ignoredArgument, LONGEST_CYCLE, name } from '../config.ts'
 import { argumentFilter } from '../patterns.ts'
-import { WITHHELD } from '../reminders.ts'
+import { WITHHELD_PREFIX } from '../reminders.ts'
 import { outcome as comparable, type Outcome } from '../results.ts'
 
 /** Which text a reminder in the log was: the first threshold's, a later one's, or a cycle's. */
@@ -29,7 +29,7 @@ export interface LoggedCall {
   logged: readonly ContentBlock[]
   /** The outcome as `resultAware` compares it: dsh's locators masked. */
   compared: Outcome
-  /** Whether its result equals that of the latest earlier call with the same tool and arguments, dsh's locators masked. */
+  /** Whether its result equals that of the latest earlier call with the same tool and arguments among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's locators masked. */
   repeatsResult: boolean
   /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
   repeatsCall: boolean
@@ -161,7 +161,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isWithheld(content: readonly ContentBlock[]): boolean {
   const [first] = content
-  return content.length === 1 && isRecord(first) && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD)
+  return content.length === 1 && isRecord(first) && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD_PREFIX)
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

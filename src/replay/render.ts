@@ -36,7 +36,7 @@ export function render({ total, sessions, hidden, advice: suggested }: Shown): s
     ...chart(total.histogram),
     `  tools that loop most: ${tools(total)}`,
     `  reminders: ${total.recordedReminders} in the logs, ${total.configReminders} with this config`,
-    `  blocks: ${total.recordedBlocks} in the logs, ${total.configBlocks} with this config`,
+    `  withheld results: ${total.recordedBlocks} in the logs, ${total.configBlocks} with this config`,
     cost(total),
     ...effects(total),
   ]
@@ -66,7 +66,7 @@ export function printable(text: unknown): string {
 
 function sessionLines(r: Report): string[] {
   const reminder = (m: ReminderReport & { effect?: string }) => `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
-  const blocks = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
+  const withheld = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
   return [
     `  ${r.toolCalls} tool calls, ${r.trackedCalls} tracked`,
     `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(run.arguments)} × ${run.length} from call ${run.start}`), '; ')}`,
@@ -76,8 +76,8 @@ function sessionLines(r: Report): string[] {
     `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
     `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
     ...r.recordedBlocks.length + r.configBlocks.length === 0 ? [] : [
-      `  blocks in the log: ${blocks(r.recordedBlocks.map((b) => `${b.call} (then ${b.effect})`))}`,
-      `  blocks with this config: ${blocks(r.configBlocks.map(String))}`,
+      `  withheld in the log: ${withheld(r.recordedBlocks.map((b) => `${b.call} (then ${b.effect})`))}`,
+      `  withheld with this config: ${withheld(r.configBlocks.map(String))}`,
     ],
     cost(r),
   ]
@@ -135,7 +135,7 @@ function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
 
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
 function advice({ suggestions, escalation }: Advice): string[] {
-  const header = ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'blocks']
+  const header = ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'withheld']
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
     ...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls, s.blocks].map(String),
@@ -151,7 +151,7 @@ function advice({ suggestions, escalation }: Advice): string[] {
   const escalating = of === 0
     ? 'escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed'
     : escalation.escalate
-      ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare their blocks before you turn one on`
+      ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare what they withhold before you turn one on`
       : `escalation: reminders mostly worked (${evidence}); none proposed`
   return [
     'advice (--suggest): where each config\'s reminders land',

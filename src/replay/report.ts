@@ -189,7 +189,7 @@ export function report(transcript: Transcript, config: Config): Report {
       cost.add(call)
     }
     if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
-    if (seen.feedback !== undefined) result.configBlocks.push(at)
+    if (seen.withheld !== undefined) result.configBlocks.push(at)
   })
   close(result, run)
   if (cycle !== undefined) result.cycles.push(cycle)

@@ -123,7 +123,7 @@ export function tally(transcript: Transcript, config: Config): Tally {
   const result = noTally()
   const reminded = new Set<LoggedCall>()
   drive(transcript, config, (call, _at, seen) => {
-    if (seen.feedback !== undefined) result.blocks++
+    if (seen.withheld !== undefined) result.blocks++
     if (seen.reminder === undefined) return
     reminded.add(call)
     result.reminders++
