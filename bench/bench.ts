@@ -13,7 +13,7 @@ import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deep
 import * as Stock from 'reference-reminder'
 import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
-import { bootHarness } from '../tests/support/harness.ts'
+import { bootHarness } from '../support/harness.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 /** `BENCH_ONLY=nested` times only the workloads whose label contains the text, and skips the churn. */

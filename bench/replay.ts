@@ -15,8 +15,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
-import type { ScriptedCall, ScriptedTurn } from '../tests/support/model.ts'
-import { record } from '../tests/support/sessions.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { writeSessions } from '../support/sessions.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 const N = QUICK ? 10 : Number(process.env.BENCH_SESSIONS ?? 250)
@@ -74,7 +74,7 @@ function median(values: number[]): number {
 async function main() {
   console.log(`repeat-tool-reminder replay benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
   console.log(`node ${process.version}; each figure the median of ${ROUNDS} runs in a fresh process\n`)
-  const recorded = await record('zstd', Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })))
+  const recorded = await writeSessions('zstd', Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })))
   const one = await mkdtemp(join(tmpdir(), 'rtr-bench-1-'))
   const many = await mkdtemp(join(tmpdir(), 'rtr-bench-16-'))
   await cp(join(recorded, '_no-cwd'), join(one, 'project-0'), { recursive: true })
@@ -100,8 +100,8 @@ async function main() {
 async function oneLargeSession() {
   // A search loop, a read repeated, and progress calls, over and over: every call its own model response.
   const calls = Array.from({ length: LARGE }, (_, i) => i % 10 < 5 ? call('grep', { pattern: `retry${(i / 10) | 0}` }) : i % 10 < 8 ? call('cat', { path: 'src/big-0.ts' }) : call('todo_write', { todos: [{ id: i, text: `step ${i}` }] }))
-  const root = await record('none', [{ id: 'large', script: calls.map((c) => ({ calls: [c] })), setup }])
-  const floor = await record('none', [{ id: 'small', script: [{ calls: [call('grep', { pattern: 'x' })] }] }])
+  const root = await writeSessions('none', [{ id: 'large', script: calls.map((c) => ({ calls: [c] })), setup }])
+  const floor = await writeSessions('none', [{ id: 'small', script: [{ calls: [call('grep', { pattern: 'x' })] }] }])
   const bytes = await size(root)
   const { ms, maxRSS: peak } = await replayRun(root)
   const base = (await replayRun(floor)).maxRSS

@@ -17,7 +17,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
-import { ScriptedModel, type ScriptedTurn } from '../tests/support/model.ts'
+import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
 
 /** The plugin modules the demo mounts: the built package, or the sources under test. */
 export interface Plugins {

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { harness, injected } from './support/harness.ts'
-import type { ScriptedTurn } from './support/model.ts'
+import { harness, injected } from '../support/harness.ts'
+import type { ScriptedTurn } from '../support/model.ts'
+import { turns } from './support/calls.ts'
 
 describe('chain key (property-based)', () => {
   it('two calls are the same exactly when their arguments are equal JSON values, in any key order', async () => {
@@ -15,7 +16,7 @@ describe('chain key (property-based)', () => {
     )
     await fc.assert(fc.asyncProperty(pairs, async ([first, second]) => {
       const before = injected(agent).length
-      queue.push(call(first), call(second))
+      queue.push(probe(first), probe(second))
       await h.prompt(agent)
       const reminded = injected(agent).length - before === 1
       expect(reminded).toBe(reference(first) === reference(second))
@@ -23,8 +24,9 @@ describe('chain key (property-based)', () => {
   }, 60_000)
 })
 
-function call(args: unknown): ScriptedTurn {
-  return { calls: [{ name: 'probe', args: JSON.stringify(args) }] }
+/** A probe call with `args` written as JSON text, in a model response of its own. */
+function probe(args: unknown): ScriptedTurn {
+  return turns({ name: 'probe', args: JSON.stringify(args) })[0]!
 }
 
 /** The same JSON value written with every object's keys in a shuffled order. */

@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { gentleReminder } from '../src/reminders.ts'
-import { afterCalls, injected, runAgent, type Injected } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { afterCalls, injected, runAgent, type Injected } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { source, turns } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
 
 describe('chain key', () => {
   it('object keys in any order, at any depth, are the same arguments', async () => {
-    const agent = await run([
-      call('grep', { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } }),
-      call('grep', { opts: { b: [1, { d: 3, c: 2 }], a: 1 }, path: 'src', pattern: 'x' }),
-      call('grep', { path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] }, pattern: 'x' }),
-    ])
+    const agent = await run(turns(
+      { name: 'grep', args: { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } } },
+      { name: 'grep', args: { opts: { b: [1, { d: 3, c: 2 }], a: 1 }, path: 'src', pattern: 'x' } },
+      { name: 'grep', args: { path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] }, pattern: 'x' } },
+    ))
     expect(afterCalls(agent)).toEqual([3])
   })
 
   it('arguments that differ in one leaf are different calls', async () => {
-    const agent = await run([
-      call('grep', { pattern: 'x', path: { deep: ['src', 1] } }),
-      call('grep', { pattern: 'x', path: { deep: ['src', 2] } }),
-      call('grep', { pattern: 'x', path: { deep: ['src', 1] } }),
-    ])
+    const agent = await run(turns(
+      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
+      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 2] } } },
+      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
+    ))
     expect(afterCalls(agent)).toEqual([])
   })
 
@@ -36,42 +37,42 @@ describe('chain key', () => {
     ['an array and an object with index keys', { n: ['a'] }, { n: { 0: 'a' } }],
     ['a malformed raw string and an object', '{"pattern":"x"', { pattern: 'x' }],
   ])('%s are never the same', async (_label, first, second) => {
-    const agent = await run([call('grep', first), call('grep', second), call('grep', first)], [2])
+    const agent = await run(turns({ name: 'grep', args: first }, { name: 'grep', args: second }, { name: 'grep', args: first }), [2])
     expect(afterCalls(agent)).toEqual([])
   })
 
   it('large objects are compared key by key, in any key order, however often they repeat', async () => {
     const large = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]))
     const reversed = Object.fromEntries(Object.entries(large).reverse())
-    const agent = await run([call('grep', large), call('grep', reversed), call('grep', large), call('grep', { ...large, k39: -1 })], [2, 3, 4])
+    const agent = await run(turns({ name: 'grep', args: large }, { name: 'grep', args: reversed }, { name: 'grep', args: large }, { name: 'grep', args: { ...large, k39: -1 } }), [2, 3, 4])
     expect(afterCalls(agent)).toEqual([2, 3])
   })
 
   it('malformed JSON arguments are compared as their raw string', async () => {
-    const agent = await run([call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"'), call('grep', '{"pattern": "x"')])
+    const agent = await run(turns({ name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern": "x"' }))
     expect(afterCalls(agent)).toEqual([3])
   })
 
   it('two malformed strings that differ are different calls', async () => {
-    const agent = await run([call('grep', '{"pattern": "x"'), call('grep', '{"pattern":"x"'), call('grep', '{"pattern": "x"')], [2])
+    const agent = await run(turns({ name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern":"x"' }, { name: 'grep', args: '{"pattern": "x"' }), [2])
     expect(afterCalls(agent)).toEqual([])
   })
 
   it('the same arguments under another tool name are a different call', async () => {
     const args = { path: 'a' }
-    const agent = await run([call('read_file', args), call('grep', args), call('read_file', args)], [2])
+    const agent = await run(turns({ name: 'read_file', args }, { name: 'grep', args }, { name: 'read_file', args }), [2])
     expect(afterCalls(agent)).toEqual([])
   })
 })
 
 describe('counting', () => {
   it('a tracked call equal to the previous one adds one to the run', async () => {
-    const agent = await run([GREP_X, GREP_X, GREP_X].map(turn))
+    const agent = await run(turns(GREP_X, GREP_X, GREP_X))
     expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 3')])
   })
 
   it('any other tracked call starts a new run at 1', async () => {
-    const agent = await run([GREP_X, GREP_X, { name: 'read_file', args: { path: 'a' } }, GREP_X, GREP_X, GREP_X].map(turn))
+    const agent = await run(turns(GREP_X, GREP_X, { name: 'read_file', args: { path: 'a' } }, GREP_X, GREP_X, GREP_X))
     expect(afterCalls(agent)).toEqual([6])
   })
 
@@ -84,24 +85,24 @@ describe('counting', () => {
 describe('untracked calls are transparent', () => {
   it('an excluded call between two equal calls neither counts nor resets', async () => {
     const todo = { name: 'todo_write', args: { todos: ['a'] } }
-    const agent = await run([GREP_X, todo, GREP_X].map(turn), [2], { exclude: ['todo_write'] })
+    const agent = await run(turns(GREP_X, todo, GREP_X), [2], { exclude: ['todo_write'] })
     expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 2')])
   })
 
   it('excluded calls never get a reminder, however often they repeat', async () => {
     const todo = { name: 'todo_write', args: { todos: ['a'] } }
-    const agent = await run([todo, todo, todo, todo].map(turn), [2], { exclude: ['todo_*'] })
+    const agent = await run(turns(todo, todo, todo, todo), [2], { exclude: ['todo_*'] })
     expect(afterCalls(agent)).toEqual([])
   })
 
   it('include tracks only the tools it names', async () => {
     const read = { name: 'read_file', args: { path: 'a' } }
-    const agent = await run([read, read, GREP_X, GREP_X].map(turn), [2], { include: ['grep'] })
+    const agent = await run(turns(read, read, GREP_X, GREP_X), [2], { include: ['grep'] })
     expect(injected(agent).map((r) => r.source)).toEqual([source('grep × 2')])
   })
 
   it('exclude wins over include', async () => {
-    const agent = await run([GREP_X, GREP_X].map(turn), [2], { include: ['gr*'], exclude: ['grep'] })
+    const agent = await run(turns(GREP_X, GREP_X), [2], { include: ['gr*'], exclude: ['grep'] })
     expect(afterCalls(agent)).toEqual([])
   })
 
@@ -124,12 +125,12 @@ describe('untracked calls are transparent', () => {
     ['p[r]obe', 'probe', false],
     ['probe?', 'probe1', false],
   ])('pattern %j matching %j is %s (whole name, only * is special)', async (pattern, tool, hit) => {
-    const agent = await run([{ name: tool, args: {} }, { name: tool, args: {} }].map(turn), [2], { include: [pattern] })
+    const agent = await run(turns({ name: tool, args: {} }, { name: tool, args: {} }), [2], { include: [pattern] })
     expect(afterCalls(agent)).toEqual(hit ? [2] : [])
   })
 
   it('a pattern that matches no registered tool is valid', async () => {
-    const agent = await run([GREP_X, GREP_X].map(turn), [2], { exclude: ['mcp_*'] })
+    const agent = await run(turns(GREP_X, GREP_X), [2], { exclude: ['mcp_*'] })
     expect(afterCalls(agent)).toEqual([2])
   })
 
@@ -137,28 +138,17 @@ describe('untracked calls are transparent', () => {
     const tool = 'a'.repeat(100_000)
     const hit = `*${'a*'.repeat(2_000)}`
     const miss = `${'a*'.repeat(2_000)}${'a'.repeat(50_000)}b*a`
-    const agent = await run([{ name: tool, args: {} }, { name: tool, args: {} }].map(turn), [2], { include: [hit], exclude: [miss] })
+    const agent = await run(turns({ name: tool, args: {} }, { name: tool, args: {} }), [2], { include: [hit], exclude: [miss] })
     expect(afterCalls(agent)).toEqual([2])
   })
 })
-
-function call(name: string, args: unknown): ScriptedTurn {
-  return { calls: [{ name, args }] }
-}
-
-function turn(scripted: ScriptedCall): ScriptedTurn {
-  return { calls: [scripted] }
-}
 
 function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unknown> = {}) {
   return runAgent(turns, { thresholds, ...config })
 }
 
 
-function source(summary: string) {
-  return { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }
-}
 
 function reminder(afterCall: number, text: string, summary: string): Injected {
-  return { afterCall, text, source: source(summary) as Injected['source'] }
+  return { afterCall, text, source: source(summary) }
 }

@@ -9,11 +9,11 @@ import { version } from '../package.json' with { type: 'json' }
 import { fields, ignoredArgument } from '../src/config.ts'
 import * as Reminder from '../src/index.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
-import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
-import { repeat, ScriptedModel } from './support/model.ts'
-import { scratch } from './support/scratch.ts'
+import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from '../support/harness.ts'
+import { repeat, ScriptedModel } from '../support/model.ts'
+import { scratch } from '../support/scratch.ts'
+import { GREP, source } from './support/calls.ts'
 
-const GREP_X = { name: 'grep', args: { pattern: 'x' } }
 const DEFAULTS = {
   thresholds: [3, 5, 8],
   argumentsPreviewChars: 500,
@@ -192,12 +192,12 @@ describe('loading from cordis.yml', () => {
     await expect(entries.broken!.fiber!.await()).rejects.toThrow('repeat-tool-reminder: thresholds must be integers >= 2 (got 1)')
 
     registerContentTools(root)
-    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(4, GREP_X)))
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(4, GREP)))
     const { agent } = await root.agents.create({ sessionId: SessionId('from-yaml'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([
-      [2, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 2' }],
-      [4, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 4' }],
+      [2, source('grep × 2')],
+      [4, source('grep × 4')],
     ])
     await root.fiber.dispose()
   })
@@ -207,7 +207,7 @@ describe('lifecycle', () => {
   it('after the plugin is disposed no reminder appears', async () => {
     const ctx = await bootHarness()
     const fiber = await ctx.plugin(Reminder, { thresholds: [2] })
-    const model = new ScriptedModel([...repeat(2, GREP_X), { text: 'first' }, ...repeat(2, GREP_X)])
+    const model = new ScriptedModel([...repeat(2, GREP), { text: 'first' }, ...repeat(2, GREP)])
     ctx.llm.registerAdapter([PROVIDER], model)
     const { agent } = await ctx.agents.create({ sessionId: SessionId('disposal'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(ctx, agent, 'one')

@@ -2,14 +2,10 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { RELAPSE_MEMORY } from '../src/guard.ts'
 import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
-import { afterCalls, harness, injected, runAgent, toolResults } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { GREP, READ, times, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
-const times = (n: number, call: ScriptedCall) => Array.from({ length: n }, () => call)
-const summaries = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => (r.source as { summary: string }).summary)
 const grep = (note: string, extra: Record<string, unknown> = {}): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', note, ...extra } })
 
 describe('ignoreArguments', () => {

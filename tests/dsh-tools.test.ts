@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
-import { harness, injected, toolResults } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { placed, record, replayJson } from './support/sessions.ts'
+import { harness, reminders, toolResults } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { placed, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { source, turns } from './support/calls.ts'
 
 bashSuite()
 
@@ -14,9 +15,7 @@ const LONG = 'seq 1 20000; exit 1'
 const REWORDED = ['Run the test suite', 'Run the tests again', 'Re-run the test suite to check', 'Run tests from project root', 'Run tests from correct directory', 'Run the suite once more']
 
 const bash = (command: string, description: string): ScriptedCall => ({ name: 'bash', args: { command, description } })
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 const reworded = (command: string) => turns(...REWORDED.map((d) => bash(command, d)))
-const mine = (agent: Parameters<typeof injected>[0]) => injected(agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')
 
 async function runBash(script: ScriptedTurn[], config: Parameters<typeof harness>[1]) {
   const h = await harness(script, config)
@@ -29,17 +28,17 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
   it('with the defaults, a re-run whose description is reworded is a new call each time: no reminder', async () => {
     const agent = await runBash(reworded(FAILING), {})
     expect(toolResults(agent)).toEqual(REWORDED.map(() => [false, 'FAIL test_retry: expected 4, got 3\n[exit code: 1]']))
-    expect(mine(agent)).toEqual([])
+    expect(reminders(agent)).toEqual([])
   })
 
   it('ignoreArguments bash.description: the reworded re-runs are one run, reminded at 3 and 5, quoting the command as compared', async () => {
     const agent = await runBash(reworded(FAILING), { ignoreArguments: ['bash.description'] })
     const compared = JSON.stringify({ command: FAILING })
-    expect(mine(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-      [3, gentleReminder(false, { omitted: ['description'] }), { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'bash × 3' }],
-      [5, detailedReminder('bash', 5, compared, false, { omitted: ['description'] }), { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'bash × 5' }],
+    expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
+      [3, gentleReminder(false, { omitted: ['description'] }), source('bash × 3')],
+      [5, detailedReminder('bash', 5, compared, false, { omitted: ['description'] }), source('bash × 5')],
     ])
-    expect(mine(agent)[1]!.text).toBe('Reminder: you have called `bash` 5 times in a row with identical arguments (not counting `description`):\n'
+    expect(reminders(agent)[1]!.text).toBe('Reminder: you have called `bash` 5 times in a row with identical arguments (not counting `description`):\n'
       + `${compared}\n`
       + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
       + 'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.')
@@ -52,7 +51,7 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
     const locators = results.map((text) => text.slice(text.lastIndexOf(' stored at: ')))
     expect(new Set(locators).size).toBe(6)
     expect(results.every((text) => text.includes('\n[exit code: 1]\n\n(Omitted '))).toBe(true)
-    expect(mine(agent).map((r) => [r.afterCall, r.text])).toEqual([
+    expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
       [3, gentleReminder(true)],
       [5, detailedReminder('bash', 5, JSON.stringify({ command: LONG, description: 'Run it' }), true)],
     ])
@@ -61,7 +60,7 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
   it('relapse: bash ×3, read, bash ×3 is reminded after call 3 and, as the run\'s fifth call, after call 6', async () => {
     const call = bash(FAILING, 'Run the tests')
     const agent = await runBash(turns(call, call, call, { name: 'read_file', args: { path: 'test_retry.py' } }, call, call, call), { relapse: true })
-    expect(mine(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
+    expect(reminders(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
       [3, gentleReminder(), 'bash × 3'],
       [6, detailedReminder('bash', 5, JSON.stringify({ command: FAILING, description: 'Run the tests' }), false, { resumed: true }), 'bash × 5'],
     ])
@@ -71,8 +70,8 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
 describe('replaying sessions recorded with dsh\'s bash tool', () => {
   it('reproduces the live reminders of a long repeated output, and --suggest counts them on repeated results and keeps them', async () => {
     const script = turns(...Array.from({ length: 6 }, () => bash(LONG, 'Run it')))
-    const root = await record('none', [{ id: 'long', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5] })
-    const { report } = await replayJson([root, '--thresholds', '3,5', '--suggest'])
+    const root = await writeSessions('none', [{ id: 'long', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5] })
+    const { report } = await runReplayJson([root, '--thresholds', '3,5', '--suggest'])
     const [session] = report.sessions
     expect(session!.recordedReminders).toEqual([
       { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'repeated', repeatedResult: true },
@@ -89,16 +88,16 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
 
   it('a session recorded with resultAware replays with --result-aware to the same reminders: the logged results carry both locators', async () => {
     const script = turns(...Array.from({ length: 6 }, () => bash(LONG, 'Run it')))
-    const root = await record('none', [{ id: 'aware', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5], resultAware: true })
-    const { report } = await replayJson([root, '--thresholds', '3,5', '--result-aware'])
+    const root = await writeSessions('none', [{ id: 'aware', script, setup: async (ctx) => { await mountBash(ctx) } }], { thresholds: [3, 5], resultAware: true })
+    const { report } = await runReplayJson([root, '--thresholds', '3,5', '--result-aware'])
     const [session] = report.sessions
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })
 
   it('reworded re-runs recorded with the defaults: --suggest recommends leaving the prose fields out, which reminds them', async () => {
-    const root = await record('none', [{ id: 'reworded', script: reworded(FAILING), setup: async (ctx) => { await mountBash(ctx) } }])
-    const { report } = await replayJson([root, '--suggest'])
+    const root = await writeSessions('none', [{ id: 'reworded', script: reworded(FAILING), setup: async (ctx) => { await mountBash(ctx) } }])
+    const { report } = await runReplayJson([root, '--suggest'])
     expect(report.sessions[0]!.recordedReminders).toEqual([])
     const rows = report.suggestions!.map((s) => [s.label, s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls, s.recommended ?? false])
     expect(rows).toEqual([
@@ -109,7 +108,7 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
       ['relapse', 0, 0, 0, 5, false],
       ['thresholds 5, 7, 10', 0, 0, 0, 5, false],
     ])
-    const live = (await replayJson([root, '--ignore-arguments', 'bash.description'])).report.sessions[0]!
+    const live = (await runReplayJson([root, '--ignore-arguments', 'bash.description'])).report.sessions[0]!
     expect(live.configReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])
   })
 })

@@ -10,11 +10,12 @@ import * as Reminder from '../src/index.ts'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { detailedReminder, gentleReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
-import { injected, prompt, PROVIDER, registerContentTools } from './support/harness.ts'
-import { repeat, ScriptedModel, type ScriptedCall } from './support/model.ts'
-import { placed, replayJson } from './support/sessions.ts'
+import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
+import { repeat, ScriptedModel, type ScriptedCall } from '../support/model.ts'
+import { placed, runReplayJson } from '../support/sessions.ts'
 import { compose, type Row } from './support/profile.ts'
-import { scratch } from './support/scratch.ts'
+import { scratch } from '../support/scratch.ts'
+import { source } from './support/calls.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
@@ -72,7 +73,7 @@ describe('in dsh, by the README', () => {
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(3, { name: 'grep', args: { pattern: 'x' } })))
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-profile'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'go')
-    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[3, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep × 3' }]])
+    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[3, source('grep × 3')]])
     await root.fiber.dispose()
   })
 
@@ -91,8 +92,7 @@ describe('in dsh, by the README', () => {
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-bash'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'make the tests pass')
-    const ours = injected(agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')
-    expect(ours.map((r) => [r.afterCall, r.text])).toEqual([
+    expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
       [3, gentleReminder(true, { omitted: ['description'] })],
       [6, detailedReminder('bash', 5, JSON.stringify({ command }), true, { omitted: ['description'], resumed: true })],
     ])
@@ -100,7 +100,7 @@ describe('in dsh, by the README', () => {
 
     const config = fiber.config as Reminder.Config
     const flags = ['--thresholds', config.thresholds.join(','), '--ignore-arguments', config.ignoreArguments.join(','), '--result-aware', '--relapse', '--cycles']
-    const [session] = (await replayJson([sessions, ...flags])).report.sessions
+    const [session] = (await runReplayJson([sessions, ...flags])).report.sessions
     expect(session!.recordedReminders).toEqual([
       { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'relapsed', repeatedResult: true },
       { afterCall: 6, summary: 'bash × 5', kind: 'later', effect: 'ended', repeatedResult: true },

@@ -1,13 +1,10 @@
 import type { GenerateOptions } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { requestContext } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record, replay, replayJson } from './support/sessions.ts'
+import { requestContext } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { GREP, READ, times, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'retryLimit' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'src/retry.ts' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
-const times = (n: number, call: ScriptedCall) => Array.from({ length: n }, () => call)
 
 /** The reminders in the request the model is answering, newest last. */
 const reminders = (request: GenerateOptions) => requestContext(request).filter((text) => text.startsWith('Reminder: '))
@@ -16,7 +13,7 @@ const reminders = (request: GenerateOptions) => requestContext(request).filter((
 function changesAfterDetailed(request: GenerateOptions): ScriptedTurn {
   const seen = reminders(request)
   const detailed = seen.some((text) => text.includes('\n'))
-  const read = request.messages.some((m) => m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of src/retry.ts')))
+  const read = request.messages.some((m) => m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of a.ts')))
   if (read) return { text: 'MAX_ATTEMPTS is 4' }
   return { calls: [detailed ? READ : GREP] }
 }
@@ -25,16 +22,16 @@ const effectsOf = (session: { recordedReminders: { afterCall: number, kind: stri
 
 describe('what followed each recorded reminder', () => {
   it('a model that ignores every reminder: twelve identical calls, each reminder repeated past', async () => {
-    const root = await record('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const { report } = await replayJson([root])
+    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+    const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'repeated'], [8, 'later', 'repeated']])
     expect(report.total.effect).toEqual({ repeated: 3, relapsed: 0, changed: 0, ended: 0 })
     expect(report.total.repeatedPast).toEqual([{ tool: 'grep', reminders: 3 }])
   })
 
   it('a model that repeats after the first reminder and changes course after the detailed one', async () => {
-    const root = await record('none', [{ id: 'listens', script: changesAfterDetailed }])
-    const { report } = await replayJson([root])
+    const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
+    const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'changed']])
     expect(report.total.effects).toEqual({
       first: { repeated: 1, relapsed: 0, changed: 0, ended: 0 },
@@ -45,35 +42,35 @@ describe('what followed each recorded reminder', () => {
   })
 
   it('a model that switches once and comes back: relapsed', async () => {
-    const root = await record('none', [{ id: 'relapses', script: turns(...times(3, GREP), READ, GREP) }])
-    const { report } = await replayJson([root])
+    const root = await writeSessions('none', [{ id: 'relapses', script: turns(...times(3, GREP), READ, GREP) }])
+    const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'relapsed']])
   })
 
   it('a model that stops after a reminder: ended; a user prompt ends what follows too', async () => {
-    const root = await record('none', [
+    const root = await writeSessions('none', [
       { id: 'stops', script: turns(...times(3, GREP)) },
       { id: 'prompted', script: [...turns(...times(3, GREP)), { text: 'stuck' }, ...turns(GREP)], prompts: 2 },
     ])
-    const { report } = await replayJson([root])
+    const { report } = await runReplayJson([root])
     expect(report.sessions.map((s) => [s.id, effectsOf(s)])).toEqual([['prompted', [[3, 'first', 'ended']]], ['stops', [[3, 'first', 'ended']]]])
   })
 
   it('a model that changes course and never comes back before the next prompt: changed, even when it comes back after the prompt', async () => {
-    const root = await record('none', [{ id: 'changes', script: [...turns(...times(3, GREP), READ), { text: 'ok' }, ...turns(GREP)], prompts: 2 }])
-    const { report } = await replayJson([root])
+    const root = await writeSessions('none', [{ id: 'changes', script: [...turns(...times(3, GREP), READ), { text: 'ok' }, ...turns(GREP)], prompts: 2 }])
+    const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'changed']])
   })
 
   it('a cycle reminder is repeated past when the model goes on with the cycle', async () => {
-    const root = await record('none', [{ id: 'cycles', script: turns(GREP, READ, GREP, READ, GREP, READ, GREP, READ) }], { cycles: true, thresholds: [2, 3] })
-    const { report } = await replayJson([root, '--cycles', '--thresholds', '2,3'])
+    const root = await writeSessions('none', [{ id: 'cycles', script: turns(GREP, READ, GREP, READ, GREP, READ, GREP, READ) }], { cycles: true, thresholds: [2, 3] })
+    const { report } = await runReplayJson([root, '--cycles', '--thresholds', '2,3'])
     expect(effectsOf(report.sessions[0]!)).toEqual([[4, 'cycle', 'repeated'], [6, 'cycle', 'repeated']])
   })
 
   it('a withheld result the model keeps hitting: each block repeated past, the last one ended', async () => {
-    const root = await record('none', [{ id: 'blocked', script: turns(...times(7, GREP)) }], { thresholds: [3, 5], blockAt: 5 })
-    const { report } = await replayJson([root, '--thresholds', '3,5', '--block-at', '5'])
+    const root = await writeSessions('none', [{ id: 'blocked', script: turns(...times(7, GREP)) }], { thresholds: [3, 5], blockAt: 5 })
+    const { report } = await runReplayJson([root, '--thresholds', '3,5', '--block-at', '5'])
     expect(report.sessions[0]!.recordedBlocks).toEqual([{ call: 5, effect: 'repeated' }, { call: 6, effect: 'repeated' }, { call: 7, effect: 'ended' }])
     expect(report.total.blockEffect).toEqual({ repeated: 2, relapsed: 0, changed: 0, ended: 1 })
     expect(report.total.effects.withheld).toEqual(report.total.blockEffect)
@@ -81,14 +78,14 @@ describe('what followed each recorded reminder', () => {
 
   it('calls are compared as the config compares them: an ignored argument does not make a call new', async () => {
     const note = (n: string): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', note: n } })
-    const root = await record('none', [{ id: 'noted', script: turns(note('a'), note('b'), note('c'), note('d')) }], { ignoreArguments: ['grep.note'] })
-    const { report } = await replayJson([root, '--ignore-arguments', 'grep.note'])
+    const root = await writeSessions('none', [{ id: 'noted', script: turns(note('a'), note('b'), note('c'), note('d')) }], { ignoreArguments: ['grep.note'] })
+    const { report } = await runReplayJson([root, '--ignore-arguments', 'grep.note'])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated']])
   })
 
   it('the text report: a "did the reminders work" section in the totals, and each reminder\'s effect in the session', async () => {
-    const root = await record('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
-    const { out } = await replay(['replay', root])
+    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain([
       '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
       '    first reminders (2): 2 repeated, 0 relapsed, 0 changed, 0 ended',
@@ -105,30 +102,30 @@ describe('loops priced in the tokens the log recorded', () => {
 
   it('the responses that made repeated calls, each once: their input and output tokens', async () => {
     const script: ScriptedTurn[] = [...times(4, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })), { calls: [READ, READ], usage: usage(4) }, { text: 'done', usage: usage(5) }]
-    const root = await record('none', [{ id: 'priced', script }])
-    const { report } = await replayJson([root])
+    const root = await writeSessions('none', [{ id: 'priced', script }])
+    const { report } = await runReplayJson([root])
     // Calls 2-4 repeat grep (responses 1-3); call 6 repeats read in the same response as call 5 (response 4), which counts once.
     expect(report.sessions[0]!.cost).toEqual({
       calls: 4,
       argumentChars: 3 * JSON.stringify(GREP.args).length + JSON.stringify(READ.args).length,
-      resultChars: 3 * '[{"type":"text","text":"no match for retryLimit"}]'.length + '[{"type":"text","text":"contents of src/retry.ts"}]'.length,
+      resultChars: 3 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length,
       responses: 4,
       inputTokens: 1100 + 1200 + 1300 + 1400,
       outputTokens: 21 + 22 + 23 + 24,
     })
     expect(report.total.cost).toMatchObject({ responses: 4, inputTokens: 5000, outputTokens: 90, sessionsWithoutUsage: 0 })
-    const { out } = await replay(['replay', root])
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5000 input and 90 output tokens\n`)
   })
 
   it('a log without usage says so, in the session and in the totals beside the sessions that have it', async () => {
-    const root = await record('none', [
+    const root = await writeSessions('none', [
       { id: 'priced', script: times(2, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })) },
       { id: 'unpriced', script: turns(...times(2, GREP)) },
     ])
-    const { report } = await replayJson([root])
+    const { report } = await runReplayJson([root])
     expect(report.sessions.map((s) => [s.id, s.cost.inputTokens, s.cost.outputTokens])).toEqual([['priced', 1100, 21], ['unpriced', null, null]])
-    const { out } = await replay(['replay', root])
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain('of results; 1 model response using 1100 input and 21 output tokens; token usage not recorded in 1 session\n')
     expect(out).toContain('of results; token usage not recorded in the log\n')
   })
@@ -136,42 +133,42 @@ describe('loops priced in the tokens the log recorded', () => {
 
 describe('--suggest escalates only on evidence', () => {
   it('the same call followed the detailed reminders on repeated results: blockAt and remindEvery are listed with that evidence, not recommended', async () => {
-    const root = await record('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const { report } = await replayJson([root, '--suggest'])
+    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+    const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
     const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.blocks, s.reminders, s.recommended ?? false])
     expect(listed).toEqual([
       ['blockAt 10 (the same call followed 2 of 2 detailed reminders on repeated results)', 10, 0, 3, 3, false],
       ['remindEvery 3 (the same call followed 2 of 2 detailed reminders on repeated results)', 0, 3, 0, 4, true],
     ])
-    const { out } = await replay(['replay', root, '--suggest'])
+    const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain('\nescalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on\n')
   })
 
   it('reminders that worked: it says so and proposes no escalation', async () => {
-    const root = await record('none', [{ id: 'listens', script: changesAfterDetailed }])
-    const { report } = await replayJson([root, '--suggest'])
+    const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
+    const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
     expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
-    const { out } = await replay(['replay', root, '--suggest'])
+    const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain('\nescalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed\n')
   })
 
   it('no detailed reminder in the logs is no evidence: nothing is proposed on reminder counts alone', async () => {
-    const root = await record('none', [{ id: 'short', script: turns(...times(4, GREP)) }])
-    const { report } = await replayJson([root, '--suggest'])
+    const root = await writeSessions('none', [{ id: 'short', script: turns(...times(4, GREP)) }])
+    const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
-    const { out } = await replay(['replay', root, '--suggest'])
+    const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain('\nescalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed\n')
   })
 
   it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {
-    const root = await record('none', [{ id: 'ignores-one', script: turns(...times(6, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
-    const { report } = await replayJson([root, '--suggest'])
+    const root = await writeSessions('none', [{ id: 'ignores-one', script: turns(...times(6, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
+    const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
     expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
-    const escalated = await record('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const labels = (await replayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])).report.suggestions!.map((s) => s.label)
+    const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+    const labels = (await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])).report.suggestions!.map((s) => s.label)
     expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, gentleReminder } from '../src/reminders.ts'
-import { injected, runAgent as run } from './support/harness.ts'
-import { repeat, type ScriptedTurn } from './support/model.ts'
+import { injected, runAgent as run } from '../support/harness.ts'
+import { repeat, type ScriptedTurn } from '../support/model.ts'
+import { turns } from './support/calls.ts'
 
 const DEPTH = 100_001
 
@@ -17,7 +18,7 @@ describe('hostile arguments', () => {
 
   it('deep values that differ only at the bottom are different calls', async () => {
     const deep = (leaf: number) => `${'['.repeat(DEPTH)}${leaf}${']'.repeat(DEPTH)}`
-    const agent = await run([deep(1), deep(2), deep(1)].map((args) => call(args)), { thresholds: [2] })
+    const agent = await run([deep(1), deep(2), deep(1)].map((args) => grep(args)), { thresholds: [2] })
     expect(injected(agent)).toEqual([])
   })
 
@@ -34,13 +35,13 @@ describe('hostile arguments', () => {
 
   it('multi-megabyte strings that differ in their last character are different calls', async () => {
     const big = 'x'.repeat(4_000_000)
-    const agent = await run([`${big}a`, `${big}b`, `${big}a`].map((pattern) => call({ pattern })), { thresholds: [2] })
+    const agent = await run([`${big}a`, `${big}b`, `${big}a`].map((pattern) => grep({ pattern })), { thresholds: [2] })
     expect(injected(agent)).toEqual([])
   })
 
   it('any key names, including __proto__ and constructor, are plain keys', async () => {
     const hostile = '{"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"":4,"toString":5}'
-    const agent = await run([hostile, hostile, hostile].map((args) => call(args)), { thresholds: [2, 3] })
+    const agent = await run([hostile, hostile, hostile].map((args) => grep(args)), { thresholds: [2, 3] })
     expect(injected(agent).map((r) => r.text)).toEqual([
       gentleReminder(),
       detailedReminder('grep', 3, '{"":4,"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"toString":5}'),
@@ -49,23 +50,24 @@ describe('hostile arguments', () => {
   })
 
   it('an own __proto__ key is not the same as no key at all', async () => {
-    const agent = await run(['{"__proto__":{}}', '{}', '{"__proto__":{}}'].map((args) => call(args)), { thresholds: [2] })
+    const agent = await run(['{"__proto__":{}}', '{}', '{"__proto__":{}}'].map((args) => grep(args)), { thresholds: [2] })
     expect(injected(agent)).toEqual([])
   })
 
   it('empty arguments are the empty object, as the loop parses them', async () => {
-    const agent = await run(['', '{}'].map((args) => call(args)), { thresholds: [2] })
+    const agent = await run(['', '{}'].map((args) => grep(args)), { thresholds: [2] })
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
 
   it('malformed JSON of any shape never breaks a call', async () => {
     const shapes = ['{', '}}}', '[1,', 'null null', '\u0000', '{"a":1}}', 'undefined']
-    const agent = await run(shapes.flatMap((args) => [call(args), call(args)]), { thresholds: [2] })
+    const agent = await run(shapes.flatMap((args) => [grep(args), grep(args)]), { thresholds: [2] })
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2, 4, 6, 8, 10, 12, 14])
   })
 })
 
-function call(args: unknown): ScriptedTurn {
-  return { calls: [{ name: 'grep', args }] }
+/** A grep call with `args` as written, in a model response of its own. */
+function grep(args: unknown): ScriptedTurn {
+  return turns({ name: 'grep', args })[0]!
 }
 

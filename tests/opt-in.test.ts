@@ -2,16 +2,12 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture, type PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
-import { afterCalls, harness, injected, runAgent, toolResults } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { GREP, READ, source, TODO, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
-const TODO: ScriptedCall = { name: 'todo_write', args: { todos: [] } }
 const POLL: ScriptedCall = { name: 'poll', args: { job: 7 } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 const cycle = (times: number, ...calls: ScriptedCall[]) => turns(...Array.from({ length: times }, () => calls).flat())
-const summaries = (agent: Parameters<typeof injected>[0]) => injected(agent).map((r) => (r.source as { summary: string }).summary)
 
 describe('resultAware', () => {
   it('a poll that sees new output each time is not a loop', async () => {
@@ -70,7 +66,7 @@ describe('cycles', () => {
     expect(injected(agent)).toEqual([{
       afterCall: 6,
       text: expected,
-      source: { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary: 'grep → read_file × 3' },
+      source: source('grep → read_file × 3'),
     }])
   })
 

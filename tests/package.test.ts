@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { record } from './support/sessions.ts'
-import type { ScriptedCall } from './support/model.ts'
+import { writeSessions } from '../support/sessions.ts'
+import type { ScriptedCall } from '../support/model.ts'
+import { GREP } from './support/calls.ts'
 
 const run = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..')
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 
 /** A folder where the packed package was installed with a plain `npm install`, as into a dsh profile. */
 let profile: string
@@ -44,7 +44,7 @@ describe('the published package', () => {
   })
 
   it('the installed replay command runs without the harness beside it', async () => {
-    const root = await record('zstd', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
+    const root = await writeSessions('zstd', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
     const { stdout } = await run(process.execPath, [join(profile, 'node_modules', '.bin', 'repeat-tool-reminder'), 'replay', root, '--json'])
     const report = JSON.parse(stdout) as { sessions: { runs: { tool: string, length: number }[] }[], total: { recordedReminders: number } }
     expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])

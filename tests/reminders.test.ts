@@ -2,19 +2,19 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, gentleReminder } from '../src/reminders.ts'
-import { harness, injected, runAgent as run, requestContext } from './support/harness.ts'
-import { repeat, type ScriptedCall } from './support/model.ts'
+import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
+import { repeat, type ScriptedCall } from '../support/model.ts'
+import { source } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
-const SOURCE = { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice' }
 
 describe('thresholds', () => {
   it('by default: gentle at 3, detailed at 5 and 8, then silent', async () => {
     const agent = await run(repeat(12, GREP_X))
     expect(injected(agent)).toEqual([
-      { afterCall: 3, text: gentleReminder(), source: { ...SOURCE, summary: 'grep × 3' } },
-      { afterCall: 5, text: detailedReminder('grep', 5, '{"path":"src","pattern":"x"}'), source: { ...SOURCE, summary: 'grep × 5' } },
-      { afterCall: 8, text: detailedReminder('grep', 8, '{"path":"src","pattern":"x"}'), source: { ...SOURCE, summary: 'grep × 8' } },
+      { afterCall: 3, text: gentleReminder(), source: source('grep × 3') },
+      { afterCall: 5, text: detailedReminder('grep', 5, '{"path":"src","pattern":"x"}'), source: source('grep × 5') },
+      { afterCall: 8, text: detailedReminder('grep', 8, '{"path":"src","pattern":"x"}'), source: source('grep × 8') },
     ])
   })
 
@@ -85,7 +85,7 @@ describe('delivery', () => {
     expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [gentleReminder()]])
     const last = h.model.requests[3]!.messages
     expect(last.at(-2)?.source).toEqual({ kind: 'tool', callId: 'call-3-1' })
-    expect(last.at(-1)).toMatchObject({ role: 'user', source: { ...SOURCE, summary: 'grep × 3' }, content: [{ type: 'text', text: gentleReminder() }] })
+    expect(last.at(-1)).toMatchObject({ role: 'user', source: source('grep × 3'), content: [{ type: 'text', text: gentleReminder() }] })
   })
 
   it('the tool result itself is never changed', async () => {

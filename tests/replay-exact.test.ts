@@ -3,12 +3,10 @@ import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { freezeMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { placed, record, replay, replayJson } from './support/sessions.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { placed, runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { GREP, READ, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 
 /** Append, for every tool result so far, a replacement exactly as the compaction pruner writes one: a shadow price, then the result again with smaller content, citing the shadowed event. */
 function compact(agent: Agent): void {
@@ -24,9 +22,9 @@ function compact(agent: Agent): void {
 describe('replay: exact on every log dsh writes', () => {
   it('a compacted session (results replaced as the pruner does) replays as it ran: each call counted once, at its first result', async () => {
     const script = turns(GREP, GREP, GREP, GREP, GREP, READ)
-    const plain = await record('none', [{ id: 's', script }])
+    const plain = await writeSessions('none', [{ id: 's', script }])
     // The pruner runs inside a turn: here, as the step after the last tool result begins.
-    const compacted = await record('none', [{
+    const compacted = await writeSessions('none', [{
       id: 's',
       script,
       setup: (ctx) => {
@@ -42,16 +40,16 @@ describe('replay: exact on every log dsh writes', () => {
     }])
     const log = await readFile(join(compacted, '_no-cwd', 's', 'session.jsonl'), 'utf8')
     expect(log.match(/"surfaceOp":\{"op":"replace"/g)).toHaveLength(6)
-    const [before] = (await replayJson([plain])).report.sessions
-    const [after] = (await replayJson([compacted])).report.sessions
+    const [before] = (await runReplayJson([plain])).report.sessions
+    const [after] = (await runReplayJson([compacted])).report.sessions
     expect(after).toEqual({ ...before, file: after!.file })
     expect(after).toMatchObject({ toolCalls: 6, runs: [{ tool: 'grep', length: 5 }], configReminders: [{ afterCall: 3 }, { afterCall: 5 }] })
   })
 
   it('a resultAware + blockAt live run, replayed with the same config, reproduces its reminders and its blocks', async () => {
     const live = { resultAware: true, blockAt: 8 }
-    const root = await record('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
-    const { sessions: [session], total } = (await replayJson([root, '--result-aware', '--block-at', '8'])).report
+    const root = await writeSessions('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
+    const { sessions: [session], total } = (await runReplayJson([root, '--result-aware', '--block-at', '8'])).report
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // A block the model kept hitting: the same call after each withheld result, until the prompt's calls ran out.
@@ -61,8 +59,8 @@ describe('replay: exact on every log dsh writes', () => {
   })
 
   it('blocks in the log are reported next to the ones a config would produce', async () => {
-    const root = await record('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
-    const { out } = await replay(['replay', root])
+    const root = await writeSessions('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain('  withheld results: 2 in the logs, 0 with this config\n')
     expect(out).toContain('  withheld in the log: calls 2 (then repeated), 3 (then changed)\n  withheld with this config: none\n')
   })

@@ -5,17 +5,16 @@ import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { LogReader } from '../src/replay/sessions.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record, replay, replayJson } from './support/sessions.ts'
-import { scratch } from './support/scratch.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { scratch } from '../support/scratch.ts'
+import { GREP, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 const LOOP = turns(GREP, GREP, GREP)
 
 /** A sessions root with two good sessions and one more, `bad`, to damage; all written by the real JSONL writer. */
 async function rootWithBad(compression: 'none' | 'zstd' = 'none') {
-  const root = await record(compression, [{ id: 'good-a', script: LOOP }, { id: 'bad', script: LOOP }, { id: 'good-b', script: LOOP }])
+  const root = await writeSessions(compression, [{ id: 'good-a', script: LOOP }, { id: 'bad', script: LOOP }, { id: 'good-b', script: LOOP }])
   const suffix = compression === 'zstd' ? 'session.jsonl.zstd' : 'session.jsonl'
   return { root, bad: join(root, '_no-cwd', 'bad', suffix) }
 }
@@ -50,7 +49,7 @@ describe('replay: every bad input is contained to itself', () => {
   ])('%s: one line naming the file and the reason, every other session reported, exit 1', async (_label, marker, change, why) => {
     const { root, bad } = await rootWithBad()
     await edit(bad, marker, change)
-    const { status, err, report } = await replayJson([root])
+    const { status, err, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${bad}: ${why}\n`)
     expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
@@ -60,35 +59,35 @@ describe('replay: every bad input is contained to itself', () => {
   it('the text report survives every one of those beside good sessions: no stack trace, every good session reported', async () => {
     const { root, bad } = await rootWithBad()
     await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'))
-    const { status, out, err } = await replay(['replay', root])
+    const { status, out, err } = await runReplay(['replay', root])
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`)
     expect(out).toMatch(/^total: 2 sessions, 2 with loops\n/)
   })
 
   it('on a terminal, the progress line is cleared before an error line is written', async () => {
-    const root = await record('none', ['a', 'b', 'bad', 'c', 'd', 'e'].map((id) => ({ id, script: LOOP })))
+    const root = await writeSessions('none', ['a', 'b', 'bad', 'c', 'd', 'e'].map((id) => ({ id, script: LOOP })))
     await writeFile(join(root, '_no-cwd', 'bad', 'session.jsonl'), 'garbage\n')
-    const { err } = await replay(['replay', root, '--json'], true)
+    const { err } = await runReplay(['replay', root, '--json'], true)
     const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
     expect(err.startsWith('\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 sessions\r\u001b[2Krepeat-tool-reminder replay: ' + bad + ': ')).toBe(true)
     expect(err.endsWith('\rreplaying 6/6 sessions\n')).toBe(true)
   })
 
   it('a log reached through a hard link in a second folder is replayed once', async () => {
-    const root = await record('none', [{ id: 'one', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'one', script: LOOP }])
     const other = await scratch('linked')
     await link(join(root, '_no-cwd', 'one', 'session.jsonl'), join(other, 'session.jsonl'))
-    const { status, report } = await replayJson([root, other])
+    const { status, report } = await runReplayJson([root, other])
     expect(status).toBe(0)
     expect(report.sessions.map((s) => s.file)).toEqual([join(root, '_no-cwd', 'one', 'session.jsonl')])
   })
 
   it('a session folder holding both encodings is reported, as dsh\'s backend refuses it, and neither log is replayed', async () => {
-    const root = await record('none', [{ id: 'both', script: LOOP }, { id: 'fine', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'both', script: LOOP }, { id: 'fine', script: LOOP }])
     const folder = join(root, '_no-cwd', 'both')
     await cp(join(folder, 'session.jsonl'), join(folder, 'session.jsonl.zstd'))
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(report.errors).toEqual([{ path: folder, reason: 'holds both session.jsonl and session.jsonl.zstd; dsh\'s JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)' }])
     expect(report.sessions.map((s) => s.id)).toEqual(['fine'])
@@ -97,7 +96,7 @@ describe('replay: every bad input is contained to itself', () => {
   it('a bidirectional override in an id or a tool name is printed escaped', async () => {
     const { root, bad } = await rootWithBad()
     await edit(bad, '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"evil\u202egnp.exe"'))
-    const { out } = await replay(['replay', root, '--all'])
+    const { out } = await runReplay(['replay', root, '--all'])
     expect(out).toContain('session evil\\u202egnp.exe\n')
     expect(out).not.toContain('\u202e')
   })
@@ -107,60 +106,60 @@ describe('replay: every bad input is contained to itself', () => {
     const bytes = await readFile(bad)
     bytes[0] = bytes[0]! ^ 0xff
     await writeFile(bad, bytes)
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(report.errors.map((e) => e.path)).toEqual([bad])
     expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
   })
 
   it('a directory named session.jsonl is reported as not a regular file; a stray notes.jsonl is not a session log', async () => {
-    const root = await record('none', [{ id: 'good', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'good', script: LOOP }])
     await mkdir(join(root, '_no-cwd', 'odd', 'session.jsonl'), { recursive: true })
     await writeFile(join(root, '_no-cwd', 'notes.jsonl'), 'not a session\n')
-    const { status, err, report } = await replayJson([root])
+    const { status, err, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`)
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
   })
 
   it('a renamed session folder is still replayed, and its neighbours too', async () => {
-    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
     await rename(join(root, '_no-cwd', 'a'), join(root, '_no-cwd', 'renamed'))
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(0)
     expect(report.sessions.map((s) => [s.id, s.file])).toEqual([['b', join(root, '_no-cwd', 'b', 'session.jsonl')], ['a', join(root, '_no-cwd', 'renamed', 'session.jsonl')]])
   })
 
   it('a FIFO named session.jsonl is reported, never opened: nothing hangs', async () => {
-    const root = await record('none', [{ id: 'good', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'good', script: LOOP }])
     const fifo = join(root, '_no-cwd', 'pipe', 'session.jsonl')
     await mkdir(join(root, '_no-cwd', 'pipe'))
     await promisify(execFile)('mkfifo', [fifo])
-    const { status, err, report } = await replayJson([root])
+    const { status, err, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
-    const direct = await replayJson([fifo])
+    const direct = await runReplayJson([fifo])
     expect(direct.err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
   })
 
   it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not read', async () => {
-    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }, { id: 'c', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }, { id: 'c', script: LOOP }])
     await symlink(root, join(root, '_no-cwd', 'loop'))
     await symlink(join(root, '_no-cwd', 'a', 'session.jsonl'), join(root, '_no-cwd', 'b', 'session.jsonl.zstd'))
-    const outside = await record('none', [{ id: 'outside', script: LOOP }])
+    const outside = await writeSessions('none', [{ id: 'outside', script: LOOP }])
     await mkdir(join(root, '_no-cwd', 'linked'))
     await symlink(join(outside, '_no-cwd', 'outside', 'session.jsonl'), join(root, '_no-cwd', 'linked', 'session.jsonl'))
-    const { status, err, report } = await replayJson([root])
+    const { status, err, report } = await runReplayJson([root])
     expect([status, err]).toEqual([0, ''])
     expect(report.sessions.map((s) => s.id)).toEqual(['a', 'b', 'c'])
   })
 
   it('a symlink named on the command line is followed: the user chose it', async () => {
-    const root = await record('none', [{ id: 'linked', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'linked', script: LOOP }])
     const link = join(await scratch('link'), 'session.jsonl')
     await symlink(join(root, '_no-cwd', 'linked', 'session.jsonl'), link)
-    const { status, report } = await replayJson([link])
+    const { status, report } = await runReplayJson([link])
     expect(status).toBe(0)
     expect(report.sessions.map((s) => [s.id, s.file])).toEqual([['linked', link]])
   })
@@ -174,20 +173,20 @@ describe('replay: every bad input is contained to itself', () => {
   })
 
   it('a log outside the usual layout is replayed on its own, without looking at its neighbours', async () => {
-    const root = await record('none', [{ id: 'lone', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'lone', script: LOOP }])
     const elsewhere = await scratch('elsewhere')
     await writeFile(join(elsewhere, 'unrelated.jsonl'), 'garbage\n')
     await mkdir(join(elsewhere, 'copy'))
     await cp(join(root, '_no-cwd', 'lone', 'session.jsonl'), join(elsewhere, 'copy', 'session.jsonl'))
-    const { status, err, report } = await replayJson([join(elsewhere, 'copy', 'session.jsonl')])
+    const { status, err, report } = await runReplayJson([join(elsewhere, 'copy', 'session.jsonl')])
     expect([status, err]).toEqual([0, ''])
     expect(report.sessions.map((s) => [s.id, s.runs.length])).toEqual([['lone', 1]])
   })
 
   it('each log is replayed once however it was named: a file and its root', async () => {
-    const root = await record('none', [{ id: 'once', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'once', script: LOOP }])
     const file = join(root, '_no-cwd', 'once', 'session.jsonl')
-    const { report } = await replayJson([file, root, join(root, '_no-cwd')])
+    const { report } = await runReplayJson([file, root, join(root, '_no-cwd')])
     expect(report.sessions.map((s) => s.file)).toEqual([file])
     expect(report.total).toMatchObject({ sessions: 1, runs: 1 })
   })
@@ -195,7 +194,7 @@ describe('replay: every bad input is contained to itself', () => {
   it('text from a log is printed escaped: an id with a newline and an ANSI escape fakes no line', async () => {
     const { root, bad } = await rootWithBad()
     await edit(bad, '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"b\\u001b[31md\\ntotal: 99 sessions"'))
-    const { status, out } = await replay(['replay', root])
+    const { status, out } = await runReplay(['replay', root])
     expect(status).toBe(0)
     expect(out).toContain('session b\\u001b[31md\\u000atotal: 99 sessions\n')
     expect(out).not.toContain('\x1b')
@@ -204,13 +203,13 @@ describe('replay: every bad input is contained to itself', () => {
 
   // Needs root to switch users, and a process of its own (vitest's forks; not worker threads, as under Stryker).
   it.runIf(process.geteuid?.() === 0 && isMainThread)('a folder that cannot be listed is reported; the folders beside it are still searched', async () => {
-    const root = await record('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
+    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
     // As an ordinary user (root lists any folder): every path readable but one folder.
     await promisify(execFile)('chmod', ['-R', 'a+rX', root])
     await chmod(join(root, '_no-cwd', 'b'), 0o000)
     process.seteuid!(65534)
     try {
-      const { status, err, report } = await replayJson([root])
+      const { status, err, report } = await runReplayJson([root])
       expect(status).toBe(1)
       expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: EACCES: permission denied, scandir '${join(root, '_no-cwd', 'b')}'\n`)
       expect(report.sessions.map((s) => s.id)).toEqual(['a'])
@@ -226,7 +225,7 @@ describe('replay: every bad input is contained to itself', () => {
     bytes[at] = 0xff
     bytes[at + 1] = 0xfe
     await writeFile(bad, bytes)
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(0)
     expect(report.sessions.map((s) => s.id)).toEqual(['bad', 'good-a', 'good-b'])
   })

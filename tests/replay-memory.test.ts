@@ -4,14 +4,14 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/replay/cli.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record } from './support/sessions.ts'
-import { scratch } from './support/scratch.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { writeSessions } from '../support/sessions.ts'
+import { scratch } from '../support/scratch.ts'
+import { turns } from './support/calls.ts'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 const big = (i: number): ScriptedCall => ({ name: 'write_file', args: { path: `f${i}.ts`, content: 'x'.repeat(200_000) } })
 
 /** `copies` project folders, each a copy of the same recorded sessions. */
@@ -36,7 +36,7 @@ async function peakHeap(root: string): Promise<number> {
 describe('replay memory', () => {
   it('the heap while replaying 20 copies of a session set stays within a small margin of 2 copies: nothing is kept per session', async () => {
     // Each session carries about 1 MB of arguments and results, so keeping any of it per session would show.
-    const source = await record('none', Array.from({ length: 3 }, (_, s) => ({ id: `s${s}`, script: turns(big(s), big(s), big(s), big(s), big(s)) })))
+    const source = await writeSessions('none', Array.from({ length: 3 }, (_, s) => ({ id: `s${s}`, script: turns(big(s), big(s), big(s), big(s), big(s)) })))
     const two = await copies(source, 2)
     const twenty = await copies(source, 20)
     await peakHeap(two)

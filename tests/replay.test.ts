@@ -4,21 +4,18 @@ import { describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
-import { record, replay, replayJson } from './support/sessions.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { scratch } from './support/scratch.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { scratch } from '../support/scratch.ts'
+import { GREP, READ, TODO, turns } from './support/calls.ts'
 
-const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
 const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
-const TODO: ScriptedCall = { name: 'todo_write', args: { todos: [] } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
-const LOOPY = turns(GREP_X, GREP_X, GREP_X, GREP_X, GREP_X, READ, GREP_Y, GREP_Y)
+const LOOPY = turns(GREP, GREP, GREP, GREP, GREP, READ, GREP_Y, GREP_Y)
 
 describe('replay: what the logs say', () => {
   it.each(['none', 'zstd'] as const)('a %s-compressed log: runs, histogram, tools, cost and reminders, exactly', async (compression) => {
-    const root = await record(compression, [{ id: 'loopy', script: LOOPY }])
-    const { status, report } = await replayJson([root])
+    const root = await writeSessions(compression, [{ id: 'loopy', script: LOOPY }])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(0)
     const [session] = report.sessions
     expect(session).toEqual({
@@ -48,29 +45,29 @@ describe('replay: what the logs say', () => {
 
   it('a replay with the live config reproduces the reminders recorded in the log; another config shows what it would do', async () => {
     const live: Partial<Config> = { thresholds: [2, 4], exclude: ['todo_write'] }
-    const root = await record('none', [{ id: 'live', script: turns(GREP_X, TODO, GREP_X, GREP_X, TODO, GREP_X, READ, READ) }], live)
-    const same = (await replayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
+    const root = await writeSessions('none', [{ id: 'live', script: turns(GREP, TODO, GREP, GREP, TODO, GREP, READ, READ) }], live)
+    const same = (await runReplayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
     expect(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary }))).toEqual([{ afterCall: 3, summary: 'grep × 2' }, { afterCall: 6, summary: 'grep × 4' }, { afterCall: 8, summary: 'read_file × 2' }])
     expect(same.configReminders).toEqual(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary })))
     expect(same.trackedCalls).toBe(6)
-    const other = (await replayJson([root, '--thresholds', '3'])).report.sessions[0]!
+    const other = (await runReplayJson([root, '--thresholds', '3'])).report.sessions[0]!
     expect(other.configReminders).toEqual([])
     expect(other.trackedCalls).toBe(8)
   })
 
   it('a user prompt in the log resets the run, as it did live', async () => {
-    const root = await record('none', [{ id: 'two-prompts', script: [...turns(GREP_X, GREP_X), { text: 'ok' }, ...turns(GREP_X, GREP_X)], prompts: 2 }])
-    const session = (await replayJson([root])).report.sessions[0]!
+    const root = await writeSessions('none', [{ id: 'two-prompts', script: [...turns(GREP, GREP), { text: 'ok' }, ...turns(GREP, GREP)], prompts: 2 }])
+    const session = (await runReplayJson([root])).report.sessions[0]!
     expect(session.runs.map((r) => [r.start, r.length])).toEqual([[1, 2], [3, 2]])
     expect(session.configReminders).toEqual([])
   })
 
   it('each session is its own agent; subagent sessions name their parent; totals add up', async () => {
-    const root = await record('none', [
-      { id: 'parent', script: turns(GREP_X, GREP_X, GREP_X) },
+    const root = await writeSessions('none', [
+      { id: 'parent', script: turns(GREP, GREP, GREP) },
       { id: 'child', script: turns(READ, READ), parent: 'parent' },
     ])
-    const { report } = await replayJson([root])
+    const { report } = await runReplayJson([root])
     expect(report.sessions.map((s) => [s.id, s.parentSession, s.runs.length])).toEqual([['child', 'parent', 1], ['parent', undefined, 1]])
     expect(report.total).toEqual({
       sessions: 2,
@@ -98,14 +95,14 @@ describe('replay: what the logs say', () => {
       repeatedPast: [],
       cost: { calls: 3, argumentChars: 2 * '{"pattern":"x"}'.length + '{"path":"a.ts"}'.length, resultChars: 2 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 2 },
     })
-    const { out } = await replay(['replay', root])
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain('session child (subagent of parent)\n')
     expect(out).toContain('  tools that loop most: read_file (1 run, 1 repeated call)\n')
   })
 
   it('--cycles reports cycles and counts their repeated calls as cost', async () => {
-    const root = await record('none', [{ id: 'cycling', script: turns(TODO, GREP_X, READ, GREP_X, READ, GREP_X, READ, TODO) }])
-    const session = (await replayJson([root, '--cycles', '--thresholds', '2'])).report.sessions[0]!
+    const root = await writeSessions('none', [{ id: 'cycling', script: turns(TODO, GREP, READ, GREP, READ, GREP, READ, TODO) }])
+    const session = (await runReplayJson([root, '--cycles', '--thresholds', '2'])).report.sessions[0]!
     expect(session.cycles).toEqual([{ tools: ['grep', 'read_file'], start: 2, repetitions: 3 }])
     expect(session.configReminders).toEqual([{ afterCall: 5, summary: 'grep → read_file × 2' }])
     expect(session.cost.calls).toBe(4)
@@ -113,9 +110,9 @@ describe('replay: what the logs say', () => {
   })
 
   it('every config option reaches the guard', async () => {
-    const root = await record('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP_X)) }])
+    const root = await writeSessions('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP)) }])
     const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--preview', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse']
-    const { report } = await replayJson([root, ...args])
+    const { report } = await runReplayJson([root, ...args])
     expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
     const session = report.sessions[0]!
     expect(session.configReminders.map((r) => r.afterCall)).toEqual([2, 3, 6, 9])
@@ -124,8 +121,8 @@ describe('replay: what the logs say', () => {
   })
 
   it('arguments are read as the loop parsed them: empty as {}, malformed as the raw text', async () => {
-    const root = await record('none', [{ id: 'odd', script: turns({ name: 'grep', args: '' }, { name: 'grep', args: '{}' }, { name: 'grep', args: '{"p":' }, { name: 'grep', args: '{"p":' }) }])
-    const session = (await replayJson([root, '--thresholds', '2'])).report.sessions[0]!
+    const root = await writeSessions('none', [{ id: 'odd', script: turns({ name: 'grep', args: '' }, { name: 'grep', args: '{}' }, { name: 'grep', args: '{"p":' }, { name: 'grep', args: '{"p":' }) }])
+    const session = (await runReplayJson([root, '--thresholds', '2'])).report.sessions[0]!
     expect(session.runs).toEqual([
       { tool: 'grep', arguments: '{}', start: 1, length: 2 },
       { tool: 'grep', arguments: '"{\\"p\\":"', start: 3, length: 2 },
@@ -134,15 +131,15 @@ describe('replay: what the logs say', () => {
 
   it('large array arguments are read as JSON, not mistaken for malformed text', async () => {
     const big = { name: 'grep', args: { lines: Array.from({ length: 300_000 }, (_, i) => i) } }
-    const root = await record('none', [{ id: 'big', script: turns(big, big) }])
-    const session = (await replayJson([root, '--thresholds', '2', '--preview', '12'])).report.sessions[0]!
+    const root = await writeSessions('none', [{ id: 'big', script: turns(big, big) }])
+    const session = (await runReplayJson([root, '--thresholds', '2', '--preview', '12'])).report.sessions[0]!
     const rest = JSON.stringify(big.args).length - 12
     expect(session.runs).toEqual([{ tool: 'grep', arguments: `{"lines":[0,… (${rest} more chars)`, start: 1, length: 2 }])
   })
 
   it('prints a readable report by default: totals first, then the sessions that looped', async () => {
-    const root = await record('none', [{ id: 'loopy', script: LOOPY }, { id: 'calm', script: turns(GREP_X, READ) }])
-    const { status, out } = await replay(['replay', root, '--block-at', '8'])
+    const root = await writeSessions('none', [{ id: 'loopy', script: LOOPY }, { id: 'calm', script: turns(GREP, READ) }])
+    const { status, out } = await runReplay(['replay', root, '--block-at', '8'])
     expect(status).toBe(0)
     expect(out).toBe([
       'total: 2 sessions, 1 with loops',
@@ -175,57 +172,57 @@ describe('replay: what the logs say', () => {
   })
 
   it('a readable report of sessions without loops, with a cycle and with blocks', async () => {
-    const root = await record('none', [
-      { id: 'calm', script: turns(GREP_X, READ) },
-      { id: 'cycling', script: turns(GREP_X, READ, GREP_X, READ, GREP_X, READ) },
+    const root = await writeSessions('none', [
+      { id: 'calm', script: turns(GREP, READ) },
+      { id: 'cycling', script: turns(GREP, READ, GREP, READ, GREP, READ) },
     ])
-    const { out } = await replay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
+    const { out } = await runReplay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
     expect(out).not.toContain('session calm\n')
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
     expect(out).toContain('  withheld in the log: none\n  withheld with this config: calls 6\n')
     expect(out).toMatch(/^total: 2 sessions, 1 with loops\n  8 tool calls, 8 tracked\n  identical runs: 0 \(longest 0\), cycles: 1\n  run lengths: none\n/)
-    const all = (await replay(['replay', root, '--all', '--cycles'])).out
+    const all = (await runReplay(['replay', root, '--all', '--cycles'])).out
     expect(all).toContain('every session, most looping first:\n')
     expect(all.indexOf('session cycling\n')).toBeLessThan(all.indexOf('session calm\n'))
     expect(all).toContain('session calm\n')
   })
 
   it('shows progress on a terminal when it reads more than a handful of sessions', async () => {
-    const root = await record('none', Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP_X) })))
-    const { err, status } = await replay(['replay', root], true)
+    const root = await writeSessions('none', Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })))
+    const { err, status } = await runReplay(['replay', root], true)
     expect(status).toBe(0)
     expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
-    expect((await replay(['replay', root], false)).err).toBe('')
-    const five = await record('none', Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP_X) })))
-    expect((await replay(['replay', five], true)).err).toBe('')
+    expect((await runReplay(['replay', root], false)).err).toBe('')
+    const five = await writeSessions('none', Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })))
+    expect((await runReplay(['replay', five], true)).err).toBe('')
   })
 
   it('sessions are read in the order of their paths, compared whole', async () => {
-    const root = await record('none', ['zeta', 'mu', 'alpha', 'kappa'].map((id) => ({ id, script: turns(GREP_X) })))
-    expect((await replayJson([root])).report.sessions.map((s) => s.id)).toEqual(['alpha', 'kappa', 'mu', 'zeta'])
+    const root = await writeSessions('none', ['zeta', 'mu', 'alpha', 'kappa'].map((id) => ({ id, script: turns(GREP) })))
+    expect((await runReplayJson([root])).report.sessions.map((s) => s.id)).toEqual(['alpha', 'kappa', 'mu', 'zeta'])
     // '-' sorts before '/': a folder-by-folder walk alone would put p/ first.
     await cp(join(root, '_no-cwd'), join(root, 'p'), { recursive: true })
     await cp(join(root, '_no-cwd', 'mu'), join(root, 'p-2', 'mu'), { recursive: true })
-    const files = (await replayJson([join(root, 'p'), join(root, 'p-2')])).report.sessions.map((s) => s.file.slice(root.length))
+    const files = (await runReplayJson([join(root, 'p'), join(root, 'p-2')])).report.sessions.map((s) => s.file.slice(root.length))
     expect(files).toEqual(['alpha', 'kappa', 'mu', 'zeta'].map((id) => `/p/${id}/session.jsonl`).concat('/p-2/mu/session.jsonl'))
-    const together = (await replayJson([root])).report.sessions.map((s) => s.file.slice(root.length))
+    const together = (await runReplayJson([root])).report.sessions.map((s) => s.file.slice(root.length))
     expect(together.slice(4)).toEqual(['/p-2/mu/session.jsonl', '/p/alpha/session.jsonl', '/p/kappa/session.jsonl', '/p/mu/session.jsonl', '/p/zeta/session.jsonl'])
   })
 
   it('a path can be the sessions root, a project folder, a session folder or the log itself', async () => {
-    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'loopy', script: LOOPY }])
     const file = join(root, '_no-cwd', 'loopy', 'session.jsonl')
     for (const path of [root, join(root, '_no-cwd'), join(root, '_no-cwd', 'loopy'), file]) {
-      expect((await replayJson([path])).report.sessions.map((s) => s.file)).toEqual([file])
+      expect((await runReplayJson([path])).report.sessions.map((s) => s.file)).toEqual([file])
     }
   })
 })
 
 describe('replay: bad input', () => {
   it('a missing path is reported; the other sessions still are; exit status 1', async () => {
-    const root = await record('none', [{ id: 'loopy', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'loopy', script: LOOPY }])
     const missing = join(root, 'nope')
-    const { status, report, err } = await replayJson([missing, root])
+    const { status, report, err } = await runReplayJson([missing, root])
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${missing}: no such file or directory\n`)
     expect(report.errors).toEqual([{ path: missing, reason: 'no such file or directory' }])
@@ -235,7 +232,7 @@ describe('replay: bad input', () => {
   it('a file that is not a JSONL transcript, and a folder without any, are reported', async () => {
     const dir = await scratch('empty')
     await writeFile(join(dir, 'notes.txt'), 'hello')
-    const { status, err } = await replay(['replay', join(dir, 'notes.txt'), dir])
+    const { status, err } = await runReplay(['replay', join(dir, 'notes.txt'), dir])
     expect(status).toBe(1)
     expect(err).toBe([
       `repeat-tool-reminder replay: ${join(dir, 'notes.txt')}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)`,
@@ -245,31 +242,31 @@ describe('replay: bad input', () => {
   })
 
   it('a log with a corrupt header is reported; the good one beside it is read', async () => {
-    const root = await record('none', [{ id: 'good', script: LOOPY }, { id: 'bad', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'good', script: LOOPY }, { id: 'bad', script: LOOPY }])
     const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
     await writeFile(bad, `{"type":"session",garbage\n${(await readFile(bad, 'utf8')).split('\n').slice(1).join('\n')}`)
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(report.errors).toEqual([{ path: bad, reason: 'corrupt session log: header line is not valid JSON' }])
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
   })
 
   it('a log from another format version is reported', async () => {
-    const root = await record('none', [{ id: 'future', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'future', script: LOOPY }])
     const file = join(root, '_no-cwd', 'future', 'session.jsonl')
     await writeFile(file, (await readFile(file, 'utf8')).replace('"version":0', '"version":7'))
-    const { status, report } = await replayJson([file])
+    const { status, report } = await runReplayJson([file])
     expect(status).toBe(1)
     expect(report.errors).toEqual([{ path: file, reason: expect.stringContaining('uses log format v7, but this harness reads only v0') }])
   })
 
   it('a compressed log with a damaged frame is reported with the backend\'s reason', async () => {
-    const root = await record('zstd', [{ id: 'damaged', script: LOOPY }])
+    const root = await writeSessions('zstd', [{ id: 'damaged', script: LOOPY }])
     const file = join(root, '_no-cwd', 'damaged', 'session.jsonl.zstd')
     const bytes = await readFile(file)
     bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
     await writeFile(file, bytes)
-    const { status, report } = await replayJson([file])
+    const { status, report } = await runReplayJson([file])
     expect(status).toBe(1)
     expect(report.errors).toHaveLength(1)
     expect(report.errors[0]!.reason).toMatch(/\w/)
@@ -277,55 +274,55 @@ describe('replay: bad input', () => {
   })
 
   it('a truncated log is read up to what was committed, and left as it is', async () => {
-    const root = await record('none', [{ id: 'torn', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'torn', script: LOOPY }])
     const file = join(root, '_no-cwd', 'torn', 'session.jsonl')
     const text = await readFile(file, 'utf8')
     const third = [1, 2, 3].reduce((at) => text.indexOf('"type":"tool/result"', at + 1), -1)
     const cut = third + 10
     await truncate(file, Buffer.byteLength(text.slice(0, cut)))
     const before = await snapshot(root)
-    const { status, report } = await replayJson([file])
+    const { status, report } = await runReplayJson([file])
     expect(status).toBe(0)
     expect(report.sessions[0]).toMatchObject({ toolCalls: 2, runs: [{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 2 }] })
     expect(await snapshot(root)).toEqual(before)
   })
 
   it('a root holding both encodings: each log is read with its own, a bad one reported alone', async () => {
-    const root = await record('none', [{ id: 'plain', script: LOOPY }])
+    const root = await writeSessions('none', [{ id: 'plain', script: LOOPY }])
     await mkdir(join(root, '_no-cwd', 'packed'), { recursive: true })
     await writeFile(join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), '')
-    const { status, report } = await replayJson([root])
+    const { status, report } = await runReplayJson([root])
     expect(status).toBe(1)
     expect(report.errors).toEqual([{ path: join(root, '_no-cwd', 'packed', 'session.jsonl.zstd'), reason: 'empty or header-less Zstandard session log' }])
     expect(report.sessions.map((s) => s.id)).toEqual(['plain'])
   })
 
   it('never creates or changes a file under the paths it reads', async () => {
-    const root = await record('zstd', [{ id: 'a', script: LOOPY }, { id: 'b', script: LOOPY }])
+    const root = await writeSessions('zstd', [{ id: 'a', script: LOOPY }, { id: 'b', script: LOOPY }])
     const before = await snapshot(root)
-    await replayJson([root, '--cycles'])
+    await runReplayJson([root, '--cycles'])
     expect(await snapshot(root)).toEqual(before)
   })
 })
 
 describe('replay: options', () => {
   it('--top N details the N sessions that cost most in looping (repeated calls, then their characters; then the order read)', async () => {
-    const root = await record('none', [
-      { id: 'a-small', script: turns(GREP_X, GREP_X) },
-      { id: 'b-large', script: turns(GREP_X, GREP_X, GREP_X, GREP_X) },
-      { id: 'c-calm', script: turns(GREP_X, READ) },
+    const root = await writeSessions('none', [
+      { id: 'a-small', script: turns(GREP, GREP) },
+      { id: 'b-large', script: turns(GREP, GREP, GREP, GREP) },
+      { id: 'c-calm', script: turns(GREP, READ) },
       { id: 'd-small', script: turns(READ, READ) },
       { id: 'e-large', script: turns(GREP_Y, GREP_Y, GREP_Y, GREP_Y) },
     ])
     const sessions = (out: string) => out.split('\n').filter((line) => line.startsWith('session ')).map((line) => line.slice(8))
-    const two = await replay(['replay', root, '--top', '2'])
+    const two = await runReplay(['replay', root, '--top', '2'])
     expect(two.out).toContain('\nthe 2 sessions that looped most, of 4 (--top N or --all for more):\n')
     expect(sessions(two.out)).toEqual(['b-large', 'e-large'])
     // d-small repeats as many calls as a-small, but carries longer results.
-    expect(sessions((await replay(['replay', root, '--top', '1'])).out)).toEqual(['b-large'])
-    expect(sessions((await replay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
-    expect(sessions((await replay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
-    expect(sessions((await replay(['replay', root, '--all'])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small', 'c-calm'])
+    expect(sessions((await runReplay(['replay', root, '--top', '1'])).out)).toEqual(['b-large'])
+    expect(sessions((await runReplay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
+    expect(sessions((await runReplay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
+    expect(sessions((await runReplay(['replay', root, '--all'])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small', 'c-calm'])
   })
 
   it('the tools that loop most are listed ten at a time, with how many more', async () => {
@@ -333,13 +330,13 @@ describe('replay: options', () => {
     const setup = (ctx: Context) => {
       for (const name of names) ctx.tools.register(defineContentToolFixture({ name, description: 'A tool.', parameters: {}, async execute() { return [{ type: 'text', text: 'ok' }] } }))
     }
-    const root = await record('none', [{ id: 'many', script: turns(...names.flatMap((name) => [{ name, args: {} }, { name, args: {} }])), setup }])
-    const { out } = await replay(['replay', root])
+    const root = await writeSessions('none', [{ id: 'many', script: turns(...names.flatMap((name) => [{ name, args: {} }, { name, args: {} }])), setup }])
+    const { out } = await runReplay(['replay', root])
     expect(out).toContain(`  tools that loop most: ${names.slice(0, 10).map((n) => `${n} (1 run, 1 repeated call)`).join(', ')}, and 2 more\n`)
   })
 
   it('--help prints the usage', async () => {
-    const { status, out } = await replay(['--help'])
+    const { status, out } = await runReplay(['--help'])
     expect(status).toBe(0)
     expect(out).toMatch(/^Usage: repeat-tool-reminder replay <session file or sessions root>\.\.\. \[options\]/)
   })
@@ -360,7 +357,7 @@ describe('replay: options', () => {
     [['replay', '/tmp', '--top', '2.5'], 'repeat-tool-reminder: --top must be a positive integer (got "2.5")\n'],
     [['replay', '/tmp', '--top', '3', '--all'], 'repeat-tool-reminder: --top and --all do not go together\n'],
   ])('%j exits 2 with a one-line reason', async (argv, message) => {
-    const { status, out, err } = await replay(argv)
+    const { status, out, err } = await runReplay(argv)
     expect(status).toBe(2)
     expect(out).toBe('')
     expect(err).toBe(message)

@@ -3,15 +3,14 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import * as Reminder from '../src/index.ts'
-import { harness, injected, toolResults, untilIdle } from './support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
+import { harness, injected, toolResults, untilIdle } from '../support/harness.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { GREP, turns } from './support/calls.ts'
 
-const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
 
 describe('calls without an agent', () => {
   it('a direct ctx.tools.execute() with no agent is ignored and touches no chain', async () => {
-    const h = await harness(turns(GREP_X, { name: 'direct', args: {} }, GREP_X, GREP_X), { thresholds: [3], exclude: ['direct'] })
+    const h = await harness(turns(GREP, { name: 'direct', args: {} }, GREP, GREP), { thresholds: [3], exclude: ['direct'] })
     const direct: unknown[] = []
     h.ctx.tools.register(defineContentToolFixture({
       name: 'direct',
@@ -37,7 +36,7 @@ describe('calls without an agent', () => {
 
 describe('denied and failed calls count', () => {
   it('a call denied by tools/pre-execute counts', async () => {
-    const h = await harness(turns(GREP_X, GREP_X), { thresholds: [2] })
+    const h = await harness(turns(GREP, GREP), { thresholds: [2] })
     h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'grep' ? { kind: 'deny', reason: 'no grep today' } : next())
     const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
@@ -75,7 +74,7 @@ describe('denied and failed calls count', () => {
 
 describe('a user prompt resets', () => {
   it('a new user prompt starts the run again', async () => {
-    const h = await harness([...turns(GREP_X, GREP_X), { text: 'stop' }, ...turns(GREP_X, GREP_X)], { thresholds: [3] })
+    const h = await harness([...turns(GREP, GREP), { text: 'stop' }, ...turns(GREP, GREP)], { thresholds: [3] })
     const { agent } = await h.agent()
     await h.prompt(agent, 'one')
     await h.prompt(agent, 'two')
@@ -84,7 +83,7 @@ describe('a user prompt resets', () => {
   })
 
   it('user steering in the middle of a turn resets', async () => {
-    const h = await harness(turns(GREP_X, GREP_X, GREP_X), { thresholds: [3] })
+    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [3] })
     const { agent } = await h.agent()
     h.ctx.on('tools/result', (exec) => {
       if (exec.callId === 'call-2-1') agent.steer(createUserMessage({ content: [{ type: 'text', text: 'keep going' }], source: { kind: 'user' } }))
@@ -94,7 +93,7 @@ describe('a user prompt resets', () => {
   })
 
   it('plugin-sourced context, the guard\'s own reminders included, does not reset', async () => {
-    const h = await harness(turns(GREP_X, GREP_X, GREP_X), { thresholds: [2, 3] })
+    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3] })
     h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
       const decision = await next()
       const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
@@ -109,7 +108,7 @@ describe('per-agent chains', () => {
   it('two agents repeating the same call at the same time never remind each other', async () => {
     const h = await harness((request) => {
       const mine = h.model.requests.filter((r) => r.sessionId === request.sessionId).length
-      return mine <= 2 ? { calls: [GREP_X] } : { text: 'done' }
+      return mine <= 2 ? { calls: [GREP] } : { text: 'done' }
     }, { thresholds: [3] })
     const [{ agent: a }, { agent: b }] = await Promise.all([h.agent(), h.agent()])
     await Promise.all([h.prompt(a), h.prompt(b)])
@@ -119,7 +118,7 @@ describe('per-agent chains', () => {
   })
 
   it('a new agent reusing a disposed agent\'s session id starts from 1', async () => {
-    const h = await harness([...turns(GREP_X, GREP_X), { text: 'done' }, ...turns(GREP_X, GREP_X)], { thresholds: [3] })
+    const h = await harness([...turns(GREP, GREP), { text: 'done' }, ...turns(GREP, GREP)], { thresholds: [3] })
     const first = await h.agent('reused')
     await wakeWithoutPrompt(h.ctx, first.agent)
     await first.dispose()
@@ -132,7 +131,7 @@ describe('per-agent chains', () => {
 
 describe('mounted inside one agent\'s scope', () => {
   it('guards that agent only', async () => {
-    const script = [...turns(GREP_X, GREP_X), { text: 'a done' }, ...turns(GREP_X, GREP_X)]
+    const script = [...turns(GREP, GREP), { text: 'a done' }, ...turns(GREP, GREP)]
     const h = await harness(script, { thresholds: [9] })
     const scoped = await h.agent()
     await scoped.agent.ctx.plugin(Reminder, { thresholds: [2] })
@@ -147,7 +146,7 @@ describe('mounted inside one agent\'s scope', () => {
 describe('nested dispatches', () => {
   it('calls a composite tool dispatches for the model are transparent', async () => {
     const batch = { name: 'batch', args: {} }
-    const h = await harness(turns(GREP_X, batch, GREP_X), { thresholds: [2], exclude: ['batch'] })
+    const h = await harness(turns(GREP, batch, GREP), { thresholds: [2], exclude: ['batch'] })
     h.ctx.tools.register(defineContentToolFixture({
       name: 'batch',
       description: 'Runs grep for other patterns on the caller\'s behalf.',

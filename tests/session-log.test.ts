@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { harness } from './support/harness.ts'
-import { repeat } from './support/model.ts'
+import { harness } from '../support/harness.ts'
+import { repeat } from '../support/model.ts'
 
 describe('session log', () => {
   it('five identical todo_write calls with the default config: gentle after call 3, detailed after call 5', async () => {

@@ -1,14 +1,11 @@
 import * as Stock from 'reference-reminder'
 import { describe, expect, it } from 'vitest'
 import * as Reminder from '../src/index.ts'
-import { bootHarness, injected, prompt, PROVIDER, toolResults } from './support/harness.ts'
-import { ScriptedModel, type ScriptedCall, type ScriptedTurn } from './support/model.ts'
+import { bootHarness, injected, prompt, PROVIDER, toolResults } from '../support/harness.ts'
+import { ScriptedModel, type ScriptedCall, type ScriptedTurn } from '../support/model.ts'
 import { SessionId } from '@deepseek-ai/dsh-session'
+import { GREP, READ, times, turns } from './support/calls.ts'
 
-const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
-const READ: ScriptedCall = { name: 'read_file', args: { path: 'a.ts' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
-const times = (n: number, call: ScriptedCall) => Array.from({ length: n }, () => call)
 const described = (description: string): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', description } })
 
 /**

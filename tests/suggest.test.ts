@@ -6,13 +6,12 @@ import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import type { LoggedCall } from '../src/replay/log.ts'
 import { addProgress, candidates, patchSnippet, progressTools, recommend, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
-import type { ScriptedCall, ScriptedTurn } from './support/model.ts'
-import { record, replay as run } from './support/sessions.ts'
+import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import { runReplay, writeSessions } from '../support/sessions.ts'
+import { times, turns } from './support/calls.ts'
 
 const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
 const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
-const turns = (...calls: ScriptedCall[]): ScriptedTurn[] => calls.map((c) => ({ calls: [c] }))
-const times = (n: number, call: ScriptedCall) => turns(...Array.from({ length: n }, () => call))
 
 /** A pager whose every call returns a new page, and a test run that fails the same way every time. */
 function tools(ctx: Context): void {
@@ -37,16 +36,16 @@ function tools(ctx: Context): void {
 }
 
 async function sessions() {
-  return record('none', [
-    { id: 'paging', script: times(8, SCROLL), setup: tools },
-    { id: 'stuck', script: times(6, TEST), setup: tools },
+  return writeSessions('none', [
+    { id: 'paging', script: turns(...times(8, SCROLL)), setup: tools },
+    { id: 'stuck', script: turns(...times(6, TEST)), setup: tools },
   ])
 }
 
 describe('replay --suggest: advice from the evidence', () => {
   it('a pager whose results change and a failing call whose results repeat: resultAware keeps the real loop and drops the paging', async () => {
     const root = await sessions()
-    const { status, out } = await run(['replay', root, '--suggest', '--json'])
+    const { status, out } = await runReplay(['replay', root, '--suggest', '--json'])
     expect(status).toBe(0)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
     const rows = suggestions.map(({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }))
@@ -69,7 +68,7 @@ describe('replay --suggest: advice from the evidence', () => {
 
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
     const root = await sessions()
-    const { out } = await run(['replay', root, '--suggest'])
+    const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain([
       '    repeated past most often: run_tests (2 reminders), scroll_down (2 reminders)',
       '',
@@ -99,7 +98,7 @@ describe('replay --suggest: advice from the evidence', () => {
 
   it('with blockAt, blocks are counted per config and the later thresholds keep blockAt at or above their last', async () => {
     const root = await sessions()
-    const { out } = await run(['replay', root, '--suggest', '--block-at', '8', '--json'])
+    const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
     expect(suggestions.map((s) => [s.label, s.blocks])).toEqual([
       ['the config given (baseline)', 1],
@@ -118,7 +117,7 @@ describe('replay --suggest: advice from the evidence', () => {
   it('a session that could not be read is reported once and left out of the comparison', async () => {
     const root = await sessions()
     await writeFile(join(root, '_no-cwd', 'paging', 'session.jsonl'), 'garbage\n')
-    const { status, out, err } = await run(['replay', root, '--suggest', '--json'])
+    const { status, out, err } = await runReplay(['replay', root, '--suggest', '--json'])
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
@@ -128,8 +127,8 @@ describe('replay --suggest: advice from the evidence', () => {
   })
 
   it('when nothing does better, the config given stays recommended', async () => {
-    const root = await record('none', [{ id: 'stuck', script: times(6, TEST), setup: tools }])
-    const { out } = await run(['replay', root, '--suggest', '--result-aware'])
+    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: tools }])
+    const { out } = await runReplay(['replay', root, '--suggest', '--result-aware'])
     expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results\n')
     expect(out).toContain('  * the config given (baseline)')
   })

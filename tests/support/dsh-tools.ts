@@ -18,7 +18,7 @@ import SubprocessLocal from '@deepseek-ai/dsh-subprocess-local'
 import * as ToolBash from '@deepseek-ai/dsh-tool-bash'
 import { afterAll, beforeAll } from 'vitest'
 import { compose, row } from './profile.ts'
-import { scratch } from './scratch.ts'
+import { scratch } from '../../support/scratch.ts'
 
 /** The rows of the base composition this stack mounts, by id, with the plugin each one loads. */
 const ROWS = [

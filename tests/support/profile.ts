@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
-import { scratch } from './scratch.ts'
+import { scratch } from '../../support/scratch.ts'
 
 /** One composed row of a profile's `cordis.yml`. */
 export type Row = { id?: string, name?: string, config?: Record<string, unknown>, disabled?: boolean }

@@ -16,8 +16,8 @@ import * as SessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime, { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
-import * as Reminder from '../../src/index.ts'
-import * as ReminderInvariant from '../../src/invariant.ts'
+import * as Reminder from '../src/index.ts'
+import * as ReminderInvariant from '../src/invariant.ts'
 import { ScriptedModel, type Script, type ScriptedTurn } from './model.ts'
 
 /** The provider route the scripted model is registered under. */
@@ -150,9 +150,19 @@ export function injected(agent: Agent): Injected[] {
   return found
 }
 
-/** Where each plugin-sourced message stands: after which tool result. */
+/** This plugin's notices in the agent's log: its reminders, with the tool result each follows. */
+export function reminders(agent: Agent): Injected[] {
+  return injected(agent).filter(({ source }) => source.kind === 'plugin' && source.plugin === Reminder.name)
+}
+
+/** Where each of this plugin's reminders stands: after which tool result. */
 export function afterCalls(agent: Agent): number[] {
-  return injected(agent).map((r) => r.afterCall)
+  return reminders(agent).map((r) => r.afterCall)
+}
+
+/** The summary of each of this plugin's reminders (`grep × 3`). */
+export function summaries(agent: Agent): string[] {
+  return reminders(agent).map((r) => (r.source as { summary: string }).summary)
 }
 
 /** Each tool result in the agent's log, in order, as [isError, text]. */

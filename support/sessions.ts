@@ -1,22 +1,23 @@
 /**
- * Session logs for replay tests, written the way dsh writes them: scripted
- * agents run through the real loop with the harness's JSONL persistence backend.
+ * Session logs written the way dsh writes them (scripted agents run through the
+ * real loop with the harness's JSONL persistence backend), and the replay
+ * command run on them in-process: for the replay tests and the replay benchmark.
  */
 import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import type { Config } from '../../src/config.ts'
-import { main } from '../../src/replay/cli.ts'
-import type { SessionReport, Totals } from '../../src/replay/report.ts'
-import type { Escalation, Suggestion } from '../../src/replay/suggest.ts'
-import { harness, untilIdle } from './harness.ts'
+import type { Config } from '../src/config.ts'
+import { main } from '../src/replay/cli.ts'
+import type { SessionReport, Totals } from '../src/replay/report.ts'
+import type { Escalation, Suggestion } from '../src/replay/suggest.ts'
+import { harness, prompt, PROVIDER } from './harness.ts'
 import type { Script, ScriptedTurn } from './model.ts'
 import { scratch } from './scratch.ts'
 
-/** One session to record. */
-export interface Recorded {
+/** One session to write: its id, its scripted model, and what else it needs. */
+export interface SessionScript {
   id: string
   script: Script | ScriptedTurn[]
   /** How many user prompts to send, one after another (default 1). */
@@ -27,8 +28,8 @@ export interface Recorded {
   setup?: (ctx: Context) => void | Promise<void>
 }
 
-/** Run scripted agents through the real loop with the JSONL backend on a fresh root; resolve to the root. */
-export async function record(compression: 'none' | 'zstd', sessions: Recorded[], config: Partial<Config> = {}): Promise<string> {
+/** Run scripted agents through the real loop with the JSONL backend writing their logs on a fresh root; resolve to the root. */
+export async function writeSessions(compression: 'none' | 'zstd', sessions: SessionScript[], config: Partial<Config> = {}): Promise<string> {
   const root = await scratch('sessions')
   for (const { id, script, prompts = 1, parent, setup } of sessions) {
     const h = await harness(script, config)
@@ -40,12 +41,8 @@ export async function record(compression: 'none' | 'zstd', sessions: Recorded[],
       return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
     })
     const meta = parent === undefined ? {} : { meta: { parentSession: SessionId(parent), origin: 'subagent' as const, delegationDepth: 1 } }
-    const { agent } = await h.ctx.agents.create({ sessionId: SessionId(id), agentOptions: { provider: 'scripted', model: 'm' }, ...meta })
-    for (let i = 0; i < prompts; i++) {
-      const idle = untilIdle(h.ctx, agent)
-      agent.followup(createUserMessage({ content: [{ type: 'text', text: `prompt ${i}` }], source: { kind: 'user' } }))
-      await idle
-    }
+    const { agent } = await h.ctx.agents.create({ sessionId: SessionId(id), agentOptions: { provider: PROVIDER, model: 'm' }, ...meta })
+    for (let i = 0; i < prompts; i++) await prompt(h.ctx, agent, `prompt ${i}`)
     await h.ctx.fiber.dispose()
   }
   return root
@@ -63,7 +60,7 @@ export interface ReplayDocument {
 }
 
 /** Run the replay command with `argv`; resolve to its exit status and everything it wrote. */
-export async function replay(argv: string[], progress = false) {
+export async function runReplay(argv: string[], progress = false) {
   let out = ''
   let err = ''
   const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress })
@@ -71,8 +68,8 @@ export async function replay(argv: string[], progress = false) {
 }
 
 /** `replay <args> --json`, parsed. */
-export async function replayJson(args: string[]) {
-  const { status, out, err } = await replay(['replay', ...args, '--json'])
+export async function runReplayJson(args: string[]) {
+  const { status, out, err } = await runReplay(['replay', ...args, '--json'])
   return { status, err, report: JSON.parse(out) as ReplayDocument }
 }
 
