@@ -60,13 +60,13 @@ export const fields = Schema.object({
   relapse: field(bool('relapse'), false,
     'An identical run interrupted by other tracked calls goes on from its length when the same call comes back, until the next user message; each agent remembers its 8 latest interrupted runs.'),
   cycles: field(bool('cycles'), false,
-    'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its run length is the number of complete repetitions.'),
+    'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its length is the number of complete repetitions.'),
   maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`), 4,
     'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
   remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
     'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
   blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
-    'From this run length on (an integer at or above the last threshold), block every further call of the run: the model gets feedback instead of the result. The call has already run. 0 never blocks.'),
+    'From this length on (an integer at or above the last threshold), withhold the result of every further call of the run or cycle: the model gets feedback instead of the result. The call has already run. 0 never withholds.'),
 })
 
 /** The option names, in the order the schema lists them. */

@@ -34,9 +34,25 @@ describe('the published package', () => {
 
   it('the demo on the built package prints JSON lines and nothing else', async () => {
     const { stdout } = await run(process.execPath, [join(ROOT, 'demo', 'main.ts'), '--json'], { cwd: ROOT })
-    const lines = stdout.trimEnd().split('\n')
-    expect(lines.length).toBeGreaterThan(5)
-    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
+    const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string })
+    expect(lines.map((line) => line.type)).toEqual(['prompt', ...Array(3).fill(['call', 'result']).flat(), 'reminder', 'call', 'result', 'call', 'result', 'reminder', 'call', 'result', 'answer', 'summary'])
+    expect(lines.at(-1)).toEqual({ type: 'summary', calls: 6, longestRun: 5, reminders: [3, 5] })
+  })
+
+  it('the packed files: the built entry points, the bin, the docs and the READMEs, nothing else', async () => {
+    const packed = (await readdir(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder'), { recursive: true }))
+      .filter((path) => path.includes('.')).sort()
+    expect(packed.filter((path) => !path.startsWith('lib'))).toEqual([
+      'README.md',
+      'README.zh.md',
+      'bin/repeat-tool-reminder.js',
+      'docs/performance.md',
+      'docs/performance.zh.md',
+      'docs/replay.md',
+      'docs/replay.zh.md',
+      'package.json',
+    ])
+    expect(packed.filter((path) => path.startsWith('lib')).filter((path) => !path.endsWith('.d.ts'))).toEqual(['lib/index.js', 'lib/index.js.map', 'lib/invariant.js', 'lib/invariant.js.map', 'lib/replay/cli.js', 'lib/replay/cli.js.map'])
   })
 
   it('a plain npm install brings no second copy of the harness: no peer is installed', async () => {

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import { repeat, type ScriptedCall } from '../support/model.ts'
 import { source } from './support/calls.ts'
@@ -18,7 +20,19 @@ describe('thresholds', () => {
     ])
   })
 
-  it('the texts are exactly what the README quotes', () => {
+  it.each(['README.md', 'README.zh.md'])('the texts are exactly what %s quotes', async (file) => {
+    const text = await readFile(join(import.meta.dirname, '..', file), 'utf8')
+    // Every ```text block, taken back to column 0 when it sits inside a list item.
+    const quoted = [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
+    const count = '<count>' as unknown as number
+    expect(quoted).toContain(gentleReminder())
+    expect(quoted).toContain(detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>'))
+    const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
+    expect(quoted).toContain(cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'))
+    expect(quoted).toContain(withheldFeedback(['<tool>'], count))
+  })
+
+  it('the texts, word for word', () => {
     expect(gentleReminder()).toBe('Reminder: you are repeating the exact same tool call with identical arguments. '
       + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
     expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe('Reminder: you have called `grep` 5 times in a row with identical arguments:\n'

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
+import { flagsHelp } from '../src/flags.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -269,7 +270,7 @@ describe('replay: bad input', () => {
     const { status, report } = await runReplayJson([file])
     expect(status).toBe(1)
     expect(report.errors).toHaveLength(1)
-    expect(report.errors[0]!.reason).toMatch(/\w/)
+    expect(report.errors[0]!.reason).toMatch(/^corrupt Zstandard session log: frame at byte \d+ failed validation$/)
     expect(report.sessions).toEqual([])
   })
 
@@ -335,10 +336,30 @@ describe('replay: options', () => {
     expect(out).toContain(`  tools that loop most: ${names.slice(0, 10).map((n) => `${n} (1 run, 1 repeated call)`).join(', ')}, and 2 more\n`)
   })
 
-  it('--help prints the usage', async () => {
+  it('--help prints the usage: what it reads, every config flag from the one table, its own options, the exit status', async () => {
     const { status, out } = await runReplay(['--help'])
     expect(status).toBe(0)
-    expect(out).toMatch(/^Usage: repeat-tool-reminder replay <session file or sessions root>\.\.\. \[options\]/)
+    expect(out).toBe([
+      'Usage: repeat-tool-reminder replay <session file or sessions root>... [options]',
+      '',
+      'Replays recorded dsh sessions (the JSONL persistence backend\'s session.jsonl or',
+      'session.jsonl.zstd, or a directory searched for them) through the guard, one at',
+      'a time, and reports identical runs and cycles, what the model did after each',
+      'recorded reminder and withheld result, what the loops cost (in recorded tokens',
+      'too), and the reminders and withheld results a config would produce next to',
+      'the ones recorded.',
+      '',
+      'Options:',
+      flagsHelp(32),
+      '  --suggest                     compare a few configs on the same sessions and recommend one',
+      '  --top N                       detail the N sessions that looped most (default 10)',
+      '  --all                         detail every session',
+      '  --json                        one JSON document on stdout, every session in it',
+      '  --help                        show this help',
+      '',
+      'Exit status: 0 when every input was read, 1 when any failed, 2 for bad options.',
+      '',
+    ].join('\n'))
   })
 
   it.each([

@@ -25,8 +25,10 @@ const USAGE = `Usage: repeat-tool-reminder replay <session file or sessions root
 
 Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or
 session.jsonl.zstd, or a directory searched for them) through the guard, one at
-a time, and reports identical runs, their cost, and the reminders and blocks a
-config would produce next to the ones recorded.
+a time, and reports identical runs and cycles, what the model did after each
+recorded reminder and withheld result, what the loops cost (in recorded tokens
+too), and the reminders and withheld results a config would produce next to
+the ones recorded.
 
 Options:
 ${flagsHelp(32)}

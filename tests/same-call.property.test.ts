@@ -4,7 +4,7 @@ import { harness, injected } from '../support/harness.ts'
 import type { ScriptedTurn } from '../support/model.ts'
 import { turns } from './support/calls.ts'
 
-describe('chain key (property-based)', () => {
+describe('one call, one key (property-based)', () => {
   it('two calls are the same exactly when their arguments are equal JSON values, in any key order', async () => {
     const queue: ScriptedTurn[] = []
     const h = await harness(() => queue.shift() ?? { text: 'done' }, { thresholds: [2] })

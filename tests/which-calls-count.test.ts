@@ -104,7 +104,7 @@ describe('a user prompt resets', () => {
   })
 })
 
-describe('per-agent chains', () => {
+describe('per agent', () => {
   it('two agents repeating the same call at the same time never remind each other', async () => {
     const h = await harness((request) => {
       const mine = h.model.requests.filter((r) => r.sessionId === request.sessionId).length

@@ -6,7 +6,7 @@ import { source, turns } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
 
-describe('chain key', () => {
+describe('one call, one key', () => {
   it('object keys in any order, at any depth, are the same arguments', async () => {
     const agent = await run(turns(
       { name: 'grep', args: { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } } },
