@@ -74,6 +74,13 @@ function median(values: number[]): number {
 async function main() {
   console.log(`repeat-tool-reminder replay benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
   console.log(`node ${process.version}; each figure the median of ${ROUNDS} runs in a fresh process\n`)
+  // BENCH_SESSIONS=0 measures only the one large session.
+  if (N > 0) await atScale()
+  await oneLargeSession()
+}
+
+/** N sessions and 16·N, each replayed in a fresh process. */
+async function atScale() {
   const recorded = await writeSessions('zstd', Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })))
   const one = await mkdtemp(join(tmpdir(), 'rtr-bench-1-'))
   const many = await mkdtemp(join(tmpdir(), 'rtr-bench-16-'))
@@ -93,14 +100,15 @@ async function main() {
   const [small, large] = rows as [typeof rows[0], typeof rows[0]]
   console.log(`\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`)
   for (const dir of [recorded, one, many]) await rm(dir, { recursive: true, force: true })
-  await oneLargeSession()
 }
 
 /** One session of {@link LARGE} calls: its peak RSS over a replay of an empty folder's worth, against the log's size. */
 async function oneLargeSession() {
-  // A search loop, a read repeated, and progress calls, over and over: every call its own model response.
+  // A search loop, a read repeated, and progress calls, over and over, 100 calls a model response:
+  // a response a call would make recording quadratic in the session's length (each request carries the history).
   const calls = Array.from({ length: LARGE }, (_, i) => i % 10 < 5 ? call('grep', { pattern: `retry${(i / 10) | 0}` }) : i % 10 < 8 ? call('cat', { path: 'src/big-0.ts' }) : call('todo_write', { todos: [{ id: i, text: `step ${i}` }] }))
-  const root = await writeSessions('none', [{ id: 'large', script: calls.map((c) => ({ calls: [c] })), setup }])
+  const script = Array.from({ length: Math.ceil(LARGE / 100) }, (_, k) => ({ calls: calls.slice(100 * k, 100 * k + 100) }))
+  const root = await writeSessions('none', [{ id: 'large', script, setup }])
   const floor = await writeSessions('none', [{ id: 'small', script: [{ calls: [call('grep', { pattern: 'x' })] }] }])
   const bytes = await size(root)
   const { ms, maxRSS: peak } = await replayRun(root)

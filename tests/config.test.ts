@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { version } from '../package.json' with { type: 'json' }
 import { fields, ignoredArgument } from '../src/config.ts'
 import * as Reminder from '../src/index.ts'
+import * as ReminderInvariant from '../src/invariant.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
 import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from '../support/harness.ts'
 import { repeat, ScriptedModel } from '../support/model.ts'
@@ -233,6 +234,11 @@ describe('lifecycle', () => {
     const h = await harness([])
     expect(PACKAGE_NAME).toBe('@deepseek-ai/dsh-repeat-tool-reminder')
     expect(() => h.ctx.invariants.register(PACKAGE_NAME, () => {})).toThrow(PACKAGE_NAME)
+  })
+
+  it('the invariant companion is named after the plugin, as the cordis.yml row that mounts it', () => {
+    expect(ReminderInvariant.name).toBe('repeat-tool-reminder-invariant')
+    expect(ReminderInvariant.inject).toEqual(['invariants'])
   })
 })
 
