@@ -123,7 +123,7 @@ const EMPTY = new Text('')
  * code-unit order, arrays in order, compact JSON, the top-level keys in
  * `omitted` left out. Iterative for any depth.
  */
-export function canonical(value: unknown, omitted: readonly string[] = []): string {
+export function canonical(value: unknown, omitted: readonly string[]): string {
   let out = ''
   const work: unknown[] = [value]
   while (work.length > 0) {
@@ -156,6 +156,6 @@ export function preview(text: string, cap: number): string {
 }
 
 /** The canonical form of `args` without the `omitted` top-level keys, head-truncated to `cap` code units as reminders quote it. */
-export function argumentsPreview(args: unknown, cap: number, omitted: readonly string[] = []): string {
+export function argumentsPreview(args: unknown, cap: number, omitted: readonly string[]): string {
   return preview(canonical(args, omitted), cap)
 }

@@ -49,7 +49,7 @@ export function outcome(isError: boolean, content: readonly ContentBlock[]): Out
   return { isError, content: masked ?? content }
 }
 
-/** `text` with every dsh locator in it replaced by {@link MASK}; the same string when it has none. */
+/** `text` with every dsh locator in it replaced by {@link MASK}; the same text when it has none. */
 export function maskLocators(text: string): string {
   if (text.startsWith(BACKGROUND) && !text.includes('\n')) return BACKGROUND + MASK
   let out = text
@@ -64,8 +64,9 @@ function maskLines(text: string, marker: string): string {
   for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, from)) {
     const start = at + marker.length
     const newline = text.indexOf('\n', start)
-    const end = newline < 0 ? text.length : newline
-    if (text[end - 1] !== ']' || end - 1 < start) {
+    const end = newline === -1 ? text.length : newline
+    // The marker itself ends with a space, so a ']' that closes the line is past its start.
+    if (text[end - 1] !== ']') {
       // Not a marker line after all: keep it and look past it.
       out += text.slice(from, start)
       from = start
@@ -74,7 +75,8 @@ function maskLines(text: string, marker: string): string {
     out += text.slice(from, start) + MASK
     from = end - 1
   }
-  return from === 0 ? text : out + text.slice(from)
+  // Without a marker `out` is empty and this is the text itself.
+  return out + text.slice(from)
 }
 
 /** Mask the locator and hint of a spill notice that closes the text. */

@@ -77,16 +77,16 @@ describe('the same arguments', () => {
 
 describe('canonical form and preview', () => {
   it('keys sorted deeply by code unit, arrays in order, compact JSON', () => {
-    expect(canonical({ b: [{ d: 1, c: 'é' }, null], a: '\n', B: true })).toBe('{"B":true,"a":"\\n","b":[{"c":"é","d":1},null]}')
-    expect(canonical([])).toBe('[]')
-    expect(canonical({})).toBe('{}')
-    expect(canonical('x')).toBe('"x"')
+    expect(canonical({ b: [{ d: 1, c: 'é' }, null], a: '\n', B: true }, [])).toBe('{"B":true,"a":"\\n","b":[{"c":"é","d":1},null]}')
+    expect(canonical([], [])).toBe('[]')
+    expect(canonical({}, [])).toBe('{}')
+    expect(canonical('x', [])).toBe('"x"')
   })
 
   it('a preview cuts at the cap and says how much is left', () => {
     expect(preview('abcdef', 6)).toBe('abcdef')
     expect(preview('abcdef', 4)).toBe('abcd… (2 more chars)')
-    expect(argumentsPreview({ b: 2, a: 1 }, 5)).toBe('{"a":… (8 more chars)')
+    expect(argumentsPreview({ b: 2, a: 1 }, 5, [])).toBe('{"a":… (8 more chars)')
   })
 
   it('a preview never splits a surrogate pair', () => {

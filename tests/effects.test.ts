@@ -81,6 +81,8 @@ describe('what followed each recorded reminder', () => {
     const root = await writeSessions('none', [{ id: 'noted', script: turns(note('a'), note('b'), note('c'), note('d')) }], { ignoreArguments: ['grep.note'] })
     const { report } = await runReplayJson([root, '--ignore-arguments', 'grep.note'])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated']])
+    // The run is quoted as compared, as the reminders quote it.
+    expect(report.sessions[0]!.runs).toEqual([{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 4 }])
   })
 
   it('the text report: a "did the reminders work" section in the totals, and each reminder\'s effect in the session', async () => {

@@ -13,6 +13,8 @@ describe('dsh\'s locators, masked', () => {
     ['both streams cut', 'o\n[output truncated; full output: /a]\n[stderr]\ne\n[output truncated; full output: /b]', 'o\n[output truncated; full output: ]\n[stderr]\ne\n[output truncated; full output: ]'],
     ['a background read that lost output', 'tail\n[some output was dropped from memory; full output: /a.log, /b.log]', 'tail\n[some output was dropped from memory; full output: ]'],
     ['a background start', 'started background job bash-7', 'started background job '],
+    ['a notice that is the whole text', ' result stored at: /s/x.txt. Use read.)', ' result stored at: )'],
+    ['a marker with nothing but its bracket', '[output truncated; full output: ]', '[output truncated; full output: ]'],
     ['bash\'s marker inside a spilled result', '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: /s. Use read.)', '1\n[output truncated; full output: ]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: )'],
   ])('%s', (_label, text, masked) => {
     expect(maskLocators(text)).toBe(masked)
@@ -31,6 +33,7 @@ describe('dsh\'s locators, masked', () => {
     ['a marker whose ] is on the next line', '[output truncated; full output: \n]'],
     ['a background start with more lines', 'started background job bash-7\nand more'],
     ['a background start not at the start', 'I started background job bash-7'],
+    ['one line that ends with a parenthesis but holds no notice', 'all tests passed (12)'],
   ])('left as it is: %s', (_label, text) => {
     expect(maskLocators(text)).toBe(text)
   })

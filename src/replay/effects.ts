@@ -5,7 +5,6 @@
  * message, with calls compared as the given config's guard compares them. Pure:
  * a transcript in, one effect per recorded reminder and block out.
  */
-import { createHash } from 'node:crypto'
 import { canonical, sameArguments } from '../arguments.ts'
 import { ignoredArgument, type Config } from '../config.ts'
 import { argumentFilter, toolFilter } from '../patterns.ts'
@@ -50,7 +49,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.summary))
-  const blocks = transcript.blocks.map((at) => ({ about: calls[at - 1]!, target: calls[at - 1]!, after: at, effect: undefined, waiting: false }))
+  const blocks = transcript.blocks.map((at) => withheldAt(calls[at - 1]!, at))
   const open = [...reminders, ...blocks].sort((a, b) => a.after - b.after)
   let next = 0
   /** Placed since the last tracked call: the next tracked call decides whether they were repeated. */
@@ -59,7 +58,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   const segment: Pending[] = []
   /** Markers whose next tracked call was another one, by the key of the call they wait to see again. */
   const waiting = new Map<string, Pending[]>()
-  const key = (call: LoggedCall) => `${call.tool}\n${createHash('sha256').update(canonical(call.args, ignoredFor(call.tool))).digest('hex')}`
+  const key = (call: LoggedCall) => `${call.tool}\n${canonical(call.args, ignoredFor(call.tool))}`
   const settle = () => {
     for (const p of segment) p.effect ??= p.waiting ? 'changed' : 'ended'
     fresh.length = 0
@@ -77,7 +76,6 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
       if (waiting.size > 0) {
         const seen = key(step)
         for (const p of waiting.get(seen) ?? []) p.effect = 'relapsed'
-        waiting.delete(seen)
       }
       for (const p of fresh) {
         if (p.target.tool === step.tool && sameArguments(p.target.args, step.args, ignoredFor(step.tool))) {
@@ -98,6 +96,11 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   }
   settle()
   return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), blocks: blocks.map((p) => p.effect!) }
+}
+
+/** The pending effect of the result withheld from `call`, the `at`-th: about that call, and decided by whether it comes again. */
+function withheldAt(call: LoggedCall, at: number): Pending {
+  return { about: call, target: call, after: at, effect: undefined, waiting: false }
 }
 
 /** The pending effect of a reminder after call `afterCall` with `summary` (`grep × 3`, `grep → read_file × 2`). */

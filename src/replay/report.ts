@@ -7,8 +7,9 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview } from '../arguments.ts'
-import type { Config } from '../config.ts'
+import { ignoredArgument, type Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
+import { argumentFilter } from '../patterns.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import { remindedTools, type LoggedCall, type ReminderKind, type Transcript } from './log.ts'
 
@@ -163,13 +164,15 @@ export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
   const tracked: { at: number, call: LoggedCall }[] = []
   const cost = new Cost(transcript)
+  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
     tracked.push({ at, call })
     if (seen.length === 1) {
       close(result, run)
-      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars), start: at, length: 1 }
+      // Quoted as compared, as a reminder quotes them: the ignored arguments left out.
+      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars, ignoredFor(call.tool)), start: at, length: 1 }
     } else {
       run!.length = seen.length
       cost.add(call)
