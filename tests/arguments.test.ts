@@ -116,6 +116,12 @@ describe('arguments compared without the ignored ones (ignoreArguments)', () => 
     expect(sameArguments(b, a, ['description'])).toBe(same)
   })
 
+  it('null on either side compares whole, without listing keys', () => {
+    expect(sameArguments(null, null, ['description'])).toBe(true)
+    expect(sameArguments(null, { description: 'a' }, ['description'])).toBe(false)
+    expect(sameArguments({ description: 'a' }, null, ['description'])).toBe(false)
+  })
+
   it('with nothing ignored, it is sameJson', () => {
     expect(sameArguments({ a: 1, d: 'x' }, { a: 1, d: 'y' }, [])).toBe(false)
     expect(sameArguments({ a: 1 }, { a: 1 }, [])).toBe(true)
@@ -125,6 +131,8 @@ describe('arguments compared without the ignored ones (ignoreArguments)', () => 
     expect(ignoredKeys({ why: 1, command: 'x', description: 2 }, ['description', 'why', 'other'])).toEqual(['description', 'why'])
     expect(ignoredKeys({ command: 'x' }, ['description'])).toEqual([])
     expect(ignoredKeys('text', ['description'])).toEqual([])
+    expect(ignoredKeys(null, ['description'])).toEqual([])
+    expect(ignoredKeys(['a', 'b'], ['0'])).toEqual([])
     expect(ignoredKeys({ description: 1 }, [])).toEqual([])
     expect(canonical({ b: 1, description: 'x', a: { description: 'kept' } }, ['description'])).toBe('{"a":{"description":"kept"},"b":1}')
     expect(argumentsPreview({ description: 'x', command: 'npm test' }, 500, ['description'])).toBe('{"command":"npm test"}')
