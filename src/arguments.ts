@@ -95,7 +95,8 @@ export function ignoredKeys(args: unknown, ignored: readonly string[]): string[]
   return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => ignored.includes(key)).sort()
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 

@@ -9,7 +9,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { sameArguments, sameJson } from './arguments.ts'
-import { ignoredArgument, type Config } from './config.ts'
+import type { Config } from './config.ts'
 import { argumentFilter, toolFilter } from './patterns.ts'
 import { reminder, withheldResult } from './reminders.ts'
 import { outcome, type Outcome } from './results.ts'
@@ -81,7 +81,7 @@ export function createGuard(config: Config): Guard {
   const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, relapse } = config
   const last = thresholds.at(-1)!
   const tracked = toolFilter(config.include, config.exclude)
-  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
+  const ignoredFor = argumentFilter(config.ignoreArguments)
   const resultAware = config.resultAware === true ? () => true
     : config.resultAware === false || config.resultAware.length === 0 ? () => false
       : toolFilter(config.resultAware, [])

@@ -5,6 +5,7 @@
  * Matching is linear in the name and the pattern for any pattern; nothing here
  * uses regular expressions.
  */
+import { ignoredArgument } from './config.ts'
 
 /** A compiled pattern: the literal pieces between its stars, with a KMP failure table each. */
 export interface Pattern {
@@ -64,9 +65,9 @@ function find(text: string, from: number, to: number, word: string, table: numbe
   return -1
 }
 
-/** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry whose pattern matches the tool. */
-export function argumentFilter(entries: readonly { tool: string, argument: string }[]): (tool: string) => readonly string[] {
-  const compiled = entries.map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
+/** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry (`<tool pattern>.<argument>`) whose pattern matches the tool. */
+export function argumentFilter(entries: readonly string[]): (tool: string) => readonly string[] {
+  const compiled = entries.map(ignoredArgument).map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
   const none: readonly string[] = []
   if (compiled.length === 0) return () => none
   return (tool) => {

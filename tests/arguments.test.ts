@@ -139,10 +139,10 @@ describe('arguments compared without the ignored ones (ignoreArguments)', () => 
   })
 
   it('per tool: every entry whose pattern matches applies; none matches, none applies', () => {
-    const ignoredFor = argumentFilter([{ tool: 'bash', argument: 'description' }, { tool: '*', argument: 'justification' }, { tool: 'b*', argument: 'note' }])
+    const ignoredFor = argumentFilter(['bash.description', '*.justification', 'b*.note'])
     expect(ignoredFor('bash')).toEqual(['description', 'justification', 'note'])
     expect(ignoredFor('edit')).toEqual(['justification'])
-    expect(argumentFilter([{ tool: 'bash', argument: 'description' }])('grep')).toEqual([])
+    expect(argumentFilter(['bash.description'])('grep')).toEqual([])
     expect(argumentFilter([])('bash')).toEqual([])
   })
 })

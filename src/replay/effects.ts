@@ -6,7 +6,7 @@
  * a transcript in, one effect per recorded reminder and block out.
  */
 import { canonical, sameArguments } from '../arguments.ts'
-import { ignoredArgument, type Config } from '../config.ts'
+import type { Config } from '../config.ts'
 import { argumentFilter, toolFilter } from '../patterns.ts'
 import { remindedTools, type LoggedCall, type Transcript } from './log.ts'
 
@@ -46,7 +46,7 @@ interface Pending {
  */
 export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], blocks: Effect[] } {
   const tracked = toolFilter(config.include, config.exclude)
-  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
+  const ignoredFor = argumentFilter(config.ignoreArguments)
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.summary))
   const blocks = transcript.blocks.map((at) => withheldAt(calls[at - 1]!, at))

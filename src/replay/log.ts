@@ -7,8 +7,8 @@
  */
 import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { deliveredArguments, sameArguments, sameJson } from '../arguments.ts'
-import { ignoredArgument, LONGEST_CYCLE, name } from '../config.ts'
+import { deliveredArguments, isRecord, sameArguments, sameJson } from '../arguments.ts'
+import { LONGEST_CYCLE, name } from '../config.ts'
 import { argumentFilter } from '../patterns.ts'
 import { WITHHELD_PREFIX } from '../reminders.ts'
 import { outcome as comparable, type Outcome } from '../results.ts'
@@ -64,7 +64,7 @@ export interface Transcript {
  * Throws, naming what is wrong and the event, on a log no dsh loop writes.
  */
 export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[] = []): Transcript {
-  const ignoredFor = argumentFilter(ignoreArguments.map(ignoredArgument))
+  const ignoredFor = argumentFilter(ignoreArguments)
   const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], usage: [] }
   const made = new Map<string, { tool: string, raw: string }>()
   const responses = new Map<string, number>()
@@ -153,10 +153,6 @@ function kindOf(summary: string, content: readonly ContentBlock[]): ReminderKind
 
 function isUsage(value: unknown): value is TokenUsage {
   return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function isWithheld(content: readonly ContentBlock[]): boolean {

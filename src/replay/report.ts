@@ -7,7 +7,7 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview } from '../arguments.ts'
-import { ignoredArgument, type Config } from '../config.ts'
+import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
 import { argumentFilter } from '../patterns.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
@@ -164,7 +164,7 @@ export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
   const tracked: { at: number, call: LoggedCall }[] = []
   const cost = new Cost(transcript)
-  const ignoredFor = argumentFilter(config.ignoreArguments.map(ignoredArgument))
+  const ignoredFor = argumentFilter(config.ignoreArguments)
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
