@@ -155,16 +155,16 @@ export function createGuard(config: Config): Guard {
     observe(exec, result) {
       const { agent, name: tool, arguments: args } = exec
       if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
-      const aware = resultAware(tool)
-      const call: Call = { tool, args, ignored: ignoredFor(tool), outcome: aware ? outcome(result.isError, result.content) : undefined }
+      const call: Call = { tool, args, ignored: ignoredFor(tool), outcome: resultAware(tool) ? outcome(result.isError, result.content) : undefined }
       const [{ length, counted, resumed }, cycle] = advance(agent, call)
       // The run a reminder or block is about: the cycle when there is one, else the identical run.
       const current = cycle?.length ?? counted
       const remind = (cycle?.complete ?? true) && due(current)
       const block = blockAt > 0 && current >= blockAt
       // Texts are built only when due: most calls need none.
+      const calls = cycle?.calls ?? [call]
       const text = remind || block
-        ? { calls: cycle?.calls ?? [call], length: current, sameResults: (cycle?.calls ?? [call]).every((c) => c.outcome !== undefined), resumed: cycle === undefined && resumed }
+        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed: cycle === undefined && resumed }
         : undefined
       return {
         length,

@@ -84,7 +84,9 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
         }
         p.waiting = true
         const wanted = key(p.target)
-        waiting.set(wanted, [...waiting.get(wanted) ?? [], p])
+        const list = waiting.get(wanted)
+        if (list === undefined) waiting.set(wanted, [p])
+        else list.push(p)
       }
       fresh.length = 0
     }
