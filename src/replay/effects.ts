@@ -19,6 +19,11 @@ export type EffectCounts = Record<Effect, number>
 /** The four effects, in the order reports list them. */
 export const EFFECTS: readonly Effect[] = ['repeated', 'relapsed', 'changed', 'ended']
 
+/** How many effects were counted, whatever they were. */
+export function counted(counts: EffectCounts): number {
+  return EFFECTS.reduce((n, effect) => n + counts[effect], 0)
+}
+
 /** No effect counted yet. */
 export function noEffects(): EffectCounts {
   return { repeated: 0, relapsed: 0, changed: 0, ended: 0 }

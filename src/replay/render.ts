@@ -4,7 +4,7 @@
  * so no id, tool name or argument can fake a line or steer the terminal.
  */
 import { Config } from '../config.ts'
-import { EFFECTS, type EffectCounts } from './effects.ts'
+import { counted, EFFECTS } from './effects.ts'
 import type { EffectKind, ReminderReport, Report, SessionReport, Totals } from './report.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
 
@@ -91,9 +91,9 @@ function listed(items: string[], separator: string): string {
 /** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
 function effects(total: Totals): string[] {
   if (total.recordedReminders + total.recordedBlocks === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
-  const rows = KINDS.filter(([kind]) => sum(total.effects[kind]) > 0).map(([kind, label]) => {
+  const rows = KINDS.filter(([kind]) => counted(total.effects[kind]) > 0).map(([kind, label]) => {
     const counts = total.effects[kind]
-    return `    ${label} (${sum(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+    return `    ${label} (${counted(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
   })
   const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
   return [
@@ -101,10 +101,6 @@ function effects(total: Totals): string[] {
     ...rows,
     `    repeated past most often: ${past.length === 0 ? 'none' : past.join(', ')}`,
   ]
-}
-
-function sum(counts: EffectCounts): number {
-  return EFFECTS.reduce((n, e) => n + counts[e], 0)
 }
 
 /** Run lengths as a bar chart, one row per length. */

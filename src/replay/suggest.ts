@@ -8,7 +8,7 @@
  * logs through the function it is given and writes nothing.
  */
 import type { Config } from '../config.ts'
-import type { EffectCounts } from './effects.ts'
+import { counted, type EffectCounts } from './effects.ts'
 import type { LoggedCall, Transcript } from './log.ts'
 import { drive } from './report.ts'
 
@@ -76,7 +76,7 @@ export function progressTools(stats: ProgressStats): string[] {
 
 /** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
 export function escalation(later: EffectCounts): Escalation {
-  const of = later.repeated + later.relapsed + later.changed + later.ended
+  const of = counted(later)
   return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
 }
 
