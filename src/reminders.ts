@@ -42,7 +42,7 @@ function inARow({ resumed = false }: Wording): string {
 }
 
 /** The short reminder at the first threshold. */
-export function gentleReminder(sameResults = false, wording: Wording = {}): string {
+export function shortReminder(sameResults = false, wording: Wording = {}): string {
   return `Reminder: you are repeating the exact same tool call with ${identical(wording)}${wording.resumed ? ', coming back to it after other calls' : ''}${sameResults ? ', and it keeps returning the same result' : ''}. `
     + 'Study its last result. If the task is not done, change your approach or your arguments '
     + 'instead of making the same call again.'
@@ -97,7 +97,7 @@ export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserM
   const text = calls.length > 1
     ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })), length, sameResults, how)
     : firstThreshold
-      ? gentleReminder(sameResults, how)
+      ? shortReminder(sameResults, how)
       : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
   return createUserMessage({
     content: [{ type: 'text', text }],

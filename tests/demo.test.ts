@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { main, type Entry } from '../demo/demo.ts'
-import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
 
@@ -8,7 +8,7 @@ const SEARCH = '{"pattern":"retryLimit","path":"src"}'
 const CANONICAL = '{"path":"src","pattern":"retryLimit"}'
 
 describe('npm start demo', () => {
-  it('default options: gentle after call 3, detailed after call 5, then the model changes course', async () => {
+  it('default options: short after call 3, detailed after call 5, then the model changes course', async () => {
     const { status, entries } = await demoJson([])
     expect(status).toBe(0)
     expect(entries.filter((e) => e.type === 'call').map((e) => `${e.name} ${e.arguments}`)).toEqual([
@@ -16,7 +16,7 @@ describe('npm start demo', () => {
       'read_file {"path":"src/retry.ts"}',
     ])
     expect(entries.filter((e) => e.type === 'reminder')).toEqual([
-      { type: 'reminder', afterCall: 3, summary: 'search_files × 3', text: gentleReminder() },
+      { type: 'reminder', afterCall: 3, summary: 'search_files × 3', text: shortReminder() },
       { type: 'reminder', afterCall: 5, summary: 'search_files × 5', text: detailedReminder('search_files', 5, CANONICAL) },
     ])
     expect(entries.at(-2)).toEqual({ type: 'answer', text: 'It retries up to 4 times: MAX_ATTEMPTS in src/retry.ts, with exponential backoff.' })
@@ -26,7 +26,7 @@ describe('npm start demo', () => {
   it('custom thresholds and preview move the reminders and cut the quoted arguments', async () => {
     const { entries } = await demoJson(['--thresholds', '2,4', '--preview', '10'])
     expect(entries.filter((e) => e.type === 'reminder')).toEqual([
-      { type: 'reminder', afterCall: 2, summary: 'search_files × 2', text: gentleReminder() },
+      { type: 'reminder', afterCall: 2, summary: 'search_files × 2', text: shortReminder() },
       { type: 'reminder', afterCall: 4, summary: 'search_files × 4', text: detailedReminder('search_files', 4, '{"path":"s… (27 more chars)') },
     ])
   })

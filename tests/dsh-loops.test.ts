@@ -1,7 +1,7 @@
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { RELAPSE_MEMORY } from '../src/guard.ts'
-import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
+import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { GREP, READ, times, turns } from './support/calls.ts'
@@ -12,7 +12,7 @@ describe('ignoreArguments', () => {
   it('calls that differ only in an ignored argument are one run; the text names it and quotes the rest', async () => {
     const agent = await runAgent(turns(grep('a'), grep('b'), grep('c'), grep('d'), grep('e')), { ignoreArguments: ['grep.note'] })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [3, gentleReminder(false, { omitted: ['note'] })],
+      [3, shortReminder(false, { omitted: ['note'] })],
       [5, detailedReminder('grep', 5, '{"pattern":"x"}', false, { omitted: ['note'] })],
     ])
     expect(injected(agent)[0]!.text).toBe('Reminder: you are repeating the exact same tool call with identical arguments (not counting `note`). '
@@ -33,12 +33,12 @@ describe('ignoreArguments', () => {
   it('every matching entry applies: a * pattern and a tool\'s own entry leave out both arguments', async () => {
     const calls = [grep('a', { why: '1' }), grep('b', { why: '2' }), grep('c', { why: '3' })]
     const agent = await runAgent(turns(...calls), { ignoreArguments: ['*.why', 'gr*.note'], thresholds: [3] })
-    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder(false, { omitted: ['note', 'why'] })])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(false, { omitted: ['note', 'why'] })])
   })
 
   it('a call without the ignored argument is the same as one with it', async () => {
     const agent = await runAgent(turns(GREP, grep('a'), GREP), { ignoreArguments: ['grep.note'], thresholds: [3] })
-    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder()])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder()])
   })
 
   it('arguments that are not an object compare whole', async () => {
@@ -68,17 +68,17 @@ describe('resultAware for some tools', () => {
     let page = 0
     h.ctx.tools.register(defineContentToolFixture({ name: 'scroll', description: 'Next page.', parameters: {}, async execute() { return [{ type: 'text', text: `page ${++page}` }] } }))
     const agent = await h.run()
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[5, gentleReminder()], [6, detailedReminder('grep', 3, '{"pattern":"x"}')]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[5, shortReminder()], [6, detailedReminder('grep', 3, '{"pattern":"x"}')]])
   })
 
   it('the texts say the results repeated only for a tool that compares them', async () => {
     const agent = await runAgent(turns(...times(2, GREP)), { resultAware: ['grep'], thresholds: [2] })
-    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder(true)])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(true)])
   })
 
   it('an empty list compares no tool\'s results', async () => {
     const agent = await runAgent(turns(...times(2, GREP)), { resultAware: [], thresholds: [2] })
-    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder()])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder()])
   })
 
   it('a cycle says its results repeated only when every one of its tools compares them', async () => {
@@ -91,7 +91,7 @@ describe('relapse', () => {
   it('grep ×3, read, grep ×3: short after call 3, detailed after call 6, which says the run came back', async () => {
     const agent = await runAgent(turns(...times(3, GREP), READ, ...times(3, GREP)), { relapse: true })
     expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
-      [3, gentleReminder(), 'grep × 3'],
+      [3, shortReminder(), 'grep × 3'],
       [6, detailedReminder('grep', 5, '{"pattern":"x"}', false, { resumed: true }), 'grep × 5'],
     ])
     expect(injected(agent)[1]!.text).toBe('Reminder: you have called `grep` 5 times, coming back to it after other calls, with identical arguments:\n{"pattern":"x"}\n'
@@ -101,12 +101,12 @@ describe('relapse', () => {
 
   it('without it (the default) the interrupted run starts over: both reminders are the short one', async () => {
     const agent = await runAgent(turns(...times(3, GREP), READ, ...times(3, GREP)))
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, gentleReminder()], [7, gentleReminder()]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder()], [7, shortReminder()]])
   })
 
   it('a run resumed at the first threshold gets the short text, saying it came back', async () => {
     const agent = await runAgent(turns(GREP, READ, GREP, GREP), { relapse: true })
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[4, gentleReminder(false, { resumed: true })]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[4, shortReminder(false, { resumed: true })]])
     expect(injected(agent)[0]!.text).toMatch(/^Reminder: you are repeating the exact same tool call with identical arguments, coming back to it after other calls\. /)
   })
 
@@ -183,6 +183,6 @@ describe('parallel calls in one step', () => {
   it('identical calls in one response count one each, in the order the model wrote them', async () => {
     const agent = await runAgent([{ calls: [GREP, GREP, GREP, READ] }])
     // A step's result contexts follow all of its results.
-    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([[4, gentleReminder(), 'grep × 3']])
+    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([[4, shortReminder(), 'grep × 3']])
   })
 })

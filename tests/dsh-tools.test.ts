@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
@@ -35,7 +35,7 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
     const agent = await runBash(reworded(FAILING), { ignoreArguments: ['bash.description'] })
     const compared = JSON.stringify({ command: FAILING })
     expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-      [3, gentleReminder(false, { omitted: ['description'] }), source('bash × 3')],
+      [3, shortReminder(false, { omitted: ['description'] }), source('bash × 3')],
       [5, detailedReminder('bash', 5, compared, false, { omitted: ['description'] }), source('bash × 5')],
     ])
     expect(reminders(agent)[1]!.text).toBe('Reminder: you have called `bash` 5 times in a row with identical arguments (not counting `description`):\n'
@@ -52,7 +52,7 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
     expect(new Set(locators).size).toBe(6)
     expect(results.every((text) => text.includes('\n[exit code: 1]\n\n(Omitted '))).toBe(true)
     expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [3, gentleReminder(true)],
+      [3, shortReminder(true)],
       [5, detailedReminder('bash', 5, JSON.stringify({ command: LONG, description: 'Run it' }), true)],
     ])
   })
@@ -61,7 +61,7 @@ describe('dsh\'s bash tool, as dsh-base composes it', () => {
     const call = bash(FAILING, 'Run the tests')
     const agent = await runBash(turns(call, call, call, { name: 'read_file', args: { path: 'test_retry.py' } }, call, call, call), { relapse: true })
     expect(reminders(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
-      [3, gentleReminder(), 'bash × 3'],
+      [3, shortReminder(), 'bash × 3'],
       [6, detailedReminder('bash', 5, JSON.stringify({ command: FAILING, description: 'Run the tests' }), false, { resumed: true }), 'bash × 5'],
     ])
   })

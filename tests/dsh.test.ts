@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { name as packageName } from '../package.json' with { type: 'json' }
 import * as Reminder from '../src/index.ts'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
 import { repeat, ScriptedModel, type ScriptedCall } from '../support/model.ts'
@@ -93,7 +93,7 @@ describe('in dsh, by the README', () => {
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-bash'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'make the tests pass')
     expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [3, gentleReminder(true, { omitted: ['description'] })],
+      [3, shortReminder(true, { omitted: ['description'] })],
       [6, detailedReminder('bash', 5, JSON.stringify({ command }), true, { omitted: ['description'], resumed: true })],
     ])
     await root.fiber.dispose()

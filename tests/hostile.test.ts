@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, gentleReminder } from '../src/reminders.ts'
+import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import { injected, runAgent as run } from '../support/harness.ts'
 import { repeat, type ScriptedTurn } from '../support/model.ts'
 import { turns } from './support/calls.ts'
@@ -11,7 +11,7 @@ describe('hostile arguments', () => {
     const deep = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`
     const agent = await run(repeat(3, { name: 'grep', args: deep }), { thresholds: [2, 3], argumentsPreviewChars: 12 })
     expect(injected(agent).map((r) => r.text)).toEqual([
-      gentleReminder(),
+      shortReminder(),
       detailedReminder('grep', 3, `{"a":{"a":{"… (${deep.length - 12} more chars)`),
     ])
   })
@@ -28,7 +28,7 @@ describe('hostile arguments', () => {
     const canonicalLength = JSON.stringify({ pattern: content }).length
     expect(content.length).toBeGreaterThan(5_000_000)
     expect(injected(agent).map((r) => r.text)).toEqual([
-      gentleReminder(),
+      shortReminder(),
       detailedReminder('grep', 3, `{"pattern":"line \\"q… (${canonicalLength - 20} more chars)`),
     ])
   })
@@ -43,7 +43,7 @@ describe('hostile arguments', () => {
     const hostile = '{"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"":4,"toString":5}'
     const agent = await run([hostile, hostile, hostile].map((args) => grep(args)), { thresholds: [2, 3] })
     expect(injected(agent).map((r) => r.text)).toEqual([
-      gentleReminder(),
+      shortReminder(),
       detailedReminder('grep', 3, '{"":4,"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"toString":5}'),
     ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()

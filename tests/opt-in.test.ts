@@ -1,7 +1,7 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture, type PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
+import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { GREP, READ, source, TODO, turns } from './support/calls.ts'
@@ -32,14 +32,14 @@ describe('resultAware', () => {
   it('the texts say the results repeated too, and count the calls whose results did', async () => {
     const agent = await polling({ thresholds: [3, 5], resultAware: true, blockAt: 5 }, ['1%', '40%', '90%', 'stuck', 'stuck', 'stuck', 'stuck', 'stuck'])
     expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
-      [6, gentleReminder(true), 'poll × 3'],
+      [6, shortReminder(true), 'poll × 3'],
       [8, detailedReminder('poll', 5, '{"job":7}', true), 'poll × 5'],
     ])
     expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['poll'], 5, true)])
   })
 
   it('the resultAware texts, exactly', () => {
-    expect(gentleReminder(true)).toBe('Reminder: you are repeating the exact same tool call with identical arguments, and it keeps returning the same result. '
+    expect(shortReminder(true)).toBe('Reminder: you are repeating the exact same tool call with identical arguments, and it keeps returning the same result. '
       + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
     expect(detailedReminder('poll', 5, '{"job":7}', true)).toBe('Reminder: you have called `poll` 5 times in a row with identical arguments and got the same result each time:\n'
       + '{"job":7}\n'
@@ -165,7 +165,7 @@ describe('cycles', () => {
 
   it('a plain identical run keeps its own texts with cycles on', async () => {
     const agent = await runAgent(turns(READ, GREP, GREP, GREP, GREP, GREP), { cycles: true })
-    expect(injected(agent).map((r) => r.text)).toEqual([gentleReminder(), detailedReminder('grep', 5, '{"pattern":"x"}')])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(), detailedReminder('grep', 5, '{"pattern":"x"}')])
   })
 
   it('without cycles (the default) an A-B cycle is never reminded', async () => {
@@ -244,7 +244,7 @@ describe('blockAt', () => {
       return { ...decision, additionalContexts: [note] }
     })
     const agent = await h.run()
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[1, 'note call-1-1'], [2, gentleReminder()], [2, 'note call-2-1']])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[1, 'note call-1-1'], [2, shortReminder()], [2, 'note call-2-1']])
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true])
   })
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, gentleReminder, withheldFeedback } from '../src/reminders.ts'
+import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import { repeat, type ScriptedCall } from '../support/model.ts'
 import { source } from './support/calls.ts'
@@ -11,10 +11,10 @@ import { source } from './support/calls.ts'
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
 
 describe('thresholds', () => {
-  it('by default: gentle at 3, detailed at 5 and 8, then silent', async () => {
+  it('by default: short at 3, detailed at 5 and 8, then silent', async () => {
     const agent = await run(repeat(12, GREP_X))
     expect(injected(agent)).toEqual([
-      { afterCall: 3, text: gentleReminder(), source: source('grep × 3') },
+      { afterCall: 3, text: shortReminder(), source: source('grep × 3') },
       { afterCall: 5, text: detailedReminder('grep', 5, '{"path":"src","pattern":"x"}'), source: source('grep × 5') },
       { afterCall: 8, text: detailedReminder('grep', 8, '{"path":"src","pattern":"x"}'), source: source('grep × 8') },
     ])
@@ -25,7 +25,7 @@ describe('thresholds', () => {
     // Every ```text block, taken back to column 0 when it sits inside a list item.
     const quoted = [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
     const count = '<count>' as unknown as number
-    expect(quoted).toContain(gentleReminder())
+    expect(quoted).toContain(shortReminder())
     expect(quoted).toContain(detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>'))
     const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
     expect(quoted).toContain(cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'))
@@ -33,7 +33,7 @@ describe('thresholds', () => {
   })
 
   it('the texts, word for word', () => {
-    expect(gentleReminder()).toBe('Reminder: you are repeating the exact same tool call with identical arguments. '
+    expect(shortReminder()).toBe('Reminder: you are repeating the exact same tool call with identical arguments. '
       + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
     expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe('Reminder: you have called `grep` 5 times in a row with identical arguments:\n'
       + '{"pattern":"x"}\n'
@@ -41,17 +41,17 @@ describe('thresholds', () => {
       + 'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.')
   })
 
-  it('thresholds are normalized ascending and the gentle text follows the first one: [4, 2]', async () => {
+  it('thresholds are normalized ascending and the short text follows the first one: [4, 2]', async () => {
     const agent = await run(repeat(6, GREP_X), { thresholds: [4, 2] })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [2, gentleReminder()],
+      [2, shortReminder()],
       [4, detailedReminder('grep', 4, '{"path":"src","pattern":"x"}')],
     ])
   })
 
-  it('a single threshold gives only the gentle reminder', async () => {
+  it('a single threshold gives only the short reminder', async () => {
     const agent = await run(repeat(6, GREP_X), { thresholds: [2] })
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, gentleReminder()]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder()]])
   })
 
   it('canonical arguments sort keys deeply in code-unit order', async () => {
@@ -96,10 +96,10 @@ describe('delivery', () => {
     const h = await harness(repeat(3, GREP_X), { thresholds: [3] })
     const { agent } = await h.agent()
     await h.prompt(agent)
-    expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [gentleReminder()]])
+    expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [shortReminder()]])
     const last = h.model.requests[3]!.messages
     expect(last.at(-2)?.source).toEqual({ kind: 'tool', callId: 'call-3-1' })
-    expect(last.at(-1)).toMatchObject({ role: 'user', source: source('grep × 3'), content: [{ type: 'text', text: gentleReminder() }] })
+    expect(last.at(-1)).toMatchObject({ role: 'user', source: source('grep × 3'), content: [{ type: 'text', text: shortReminder() }] })
   })
 
   it('the tool result itself is never changed', async () => {
@@ -129,7 +129,7 @@ describe('delivery', () => {
     await h.prompt(agent)
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
       [1, 'note call-1-1'],
-      [2, gentleReminder()],
+      [2, shortReminder()],
       [2, 'note call-2-1'],
     ])
     const payload = downstream.kind === 'block' ? downstream.feedback : 'content' in downstream ? downstream.content : 'value' in downstream ? downstream.value : undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gentleReminder } from '../src/reminders.ts'
+import { shortReminder } from '../src/reminders.ts'
 import { afterCalls, injected, runAgent, type Injected } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { source, turns } from './support/calls.ts'
@@ -68,7 +68,7 @@ describe('one call, one key', () => {
 describe('counting', () => {
   it('a tracked call equal to the previous one adds one to the run', async () => {
     const agent = await run(turns(GREP_X, GREP_X, GREP_X))
-    expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 3')])
+    expect(injected(agent)).toEqual([reminder(3, shortReminder(), 'grep × 3')])
   })
 
   it('any other tracked call starts a new run at 1', async () => {
@@ -86,7 +86,7 @@ describe('untracked calls are transparent', () => {
   it('an excluded call between two equal calls neither counts nor resets', async () => {
     const todo = { name: 'todo_write', args: { todos: ['a'] } }
     const agent = await run(turns(GREP_X, todo, GREP_X), [2], { exclude: ['todo_write'] })
-    expect(injected(agent)).toEqual([reminder(3, gentleReminder(), 'grep × 2')])
+    expect(injected(agent)).toEqual([reminder(3, shortReminder(), 'grep × 2')])
   })
 
   it('excluded calls never get a reminder, however often they repeat', async () => {

@@ -3,7 +3,7 @@ import { harness } from '../support/harness.ts'
 import { repeat } from '../support/model.ts'
 
 describe('session log', () => {
-  it('five identical todo_write calls with the default config: gentle after call 3, detailed after call 5', async () => {
+  it('five identical todo_write calls with the default config: short after call 3, detailed after call 5', async () => {
     const h = await harness(repeat(5, { name: 'todo_write', args: { todos: [{ task: 'fix the build', done: false }] } }))
     const { agent } = await h.agent('snapshot')
     await h.prompt(agent, 'plan the work')

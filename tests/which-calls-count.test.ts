@@ -9,7 +9,7 @@ import { GREP, turns } from './support/calls.ts'
 
 
 describe('calls without an agent', () => {
-  it('a direct ctx.tools.execute() with no agent is ignored and touches no chain', async () => {
+  it('a direct ctx.tools.execute() with no agent is ignored and touches no run', async () => {
     const h = await harness(turns(GREP, { name: 'direct', args: {} }, GREP, GREP), { thresholds: [3], exclude: ['direct'] })
     const direct: unknown[] = []
     h.ctx.tools.register(defineContentToolFixture({
