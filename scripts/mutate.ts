@@ -23,17 +23,18 @@ interface Mutant {
   mutatorName: string
   replacement?: string
   status: string
-  location: { start: { line: number, column: number } }
+  location: { start: { line: number, column: number }, end: { line: number, column: number } }
 }
 
-/** One mutant exactly: where, which mutator, and what it put there. */
+/** One mutant exactly: where it starts and ends, which mutator, and what it put there. */
 function key(file: string, m: Mutant): string {
-  return `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '')}`
+  const { start, end } = m.location
+  return `${file}:${start.line}:${start.column}-${end.line}:${end.column} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '')}`
 }
 
 /**
  * Read the ledger: `## equivalent`, `## environment` and `## speed` sections of
- * lines `<file>:<line>:<column> <mutator> <replacement as JSON>: <reason>`.
+ * lines `<file>:<line>:<column>-<line>:<column> <mutator> <replacement as JSON>: <reason>`.
  * Throws on a line that is none of these, naming it.
  */
 export function readLedger(text: string): Map<string, { section: string, reason: string }> {
@@ -46,8 +47,8 @@ export function readLedger(text: string): Map<string, { section: string, reason:
       if (!(SECTIONS as readonly string[]).includes(section)) throw new Error(`${LEDGER}:${i + 1}: unknown section "${section}" (use ${SECTIONS.join(', ')})`)
       continue
     }
-    const entry = /^(src\/\S+:\d+:\d+ \w+ "(?:[^"\\]|\\.)*"): (.+)$/.exec(line)
-    if (entry === null || section === undefined) throw new Error(`${LEDGER}:${i + 1}: not "<file>:<line>:<column> <mutator> <replacement as JSON>: <reason>" under a section`)
+    const entry = /^(src\/\S+:\d+:\d+-\d+:\d+ \w+ "(?:[^"\\]|\\.)*"): (.+)$/.exec(line)
+    if (entry === null || section === undefined) throw new Error(`${LEDGER}:${i + 1}: not "<file>:<line>:<column>-<line>:<column> <mutator> <replacement as JSON>: <reason>" under a section`)
     entries.set(entry[1]!, { section, reason: entry[2]! })
   }
   return entries

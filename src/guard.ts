@@ -164,7 +164,7 @@ export function createGuard(config: Config): Guard {
       // Texts are built only when due: most calls need none.
       const calls = cycle?.calls ?? [call]
       const text = remind || block
-        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed: cycle === undefined && resumed }
+        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed }
         : undefined
       return {
         length,

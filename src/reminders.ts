@@ -21,7 +21,7 @@ export interface Loop {
   length: number
   /** Whether the results repeated too (`resultAware`): the text then says so. */
   sameResults: boolean
-  /** Whether the run went on after other calls (`relapse`): the text then does not say "in a row". */
+  /** Whether the identical run went on after other calls (`relapse`): a single call's text then does not say "in a row"; a cycle's text does not depend on it. */
   resumed: boolean
 }
 

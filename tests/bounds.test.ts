@@ -48,7 +48,7 @@ describe('replay\'s look-back window', () => {
     { type: 'tool/result', seq: 2 * i + 1, data: { message: { content: [{ type: 'tool-result', toolCallId: `c${i}`, content: [{ type: 'text', text: 'same' }] }] } } },
   ] as unknown as SessionEvent[]
   const between = (n: number) => [logged('grep', GREP.args, 0), ...Array.from({ length: n }, (_, i) => logged('read', { i }, i + 1)), logged('grep', GREP.args, n + 1)].flat()
-  const last = (events: SessionEvent[]) => transcribe(events).steps.filter((s): s is LoggedCall => 'tool' in s).at(-1)!
+  const last = (events: SessionEvent[]) => transcribe(events, []).steps.filter((s): s is LoggedCall => 'tool' in s).at(-1)!
 
   it('a call compares its result with the same call up to 8 calls back, the farthest the guard compares, and no farther', () => {
     expect(last(between(7)).repeatsResult).toBe(true)

@@ -55,6 +55,12 @@ describe('ignoreArguments', () => {
     expect(injected(agent)[0]!.text).toMatch(/^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments \(not counting `note`\); it has now run 2 times in a row:\n/)
   })
 
+  it('a cycle whose calls leave out different arguments names them all once, in order', async () => {
+    const read = (alpha: string): ScriptedCall => ({ name: 'read_file', args: { path: 'a.ts', alpha, note: alpha } })
+    const agent = await runAgent(turns(grep('a'), read('1'), grep('b'), read('2')), { cycles: true, thresholds: [2], ignoreArguments: ['grep.note', 'read_file.alpha', 'read_file.note'] })
+    expect(injected(agent)[0]!.text).toMatch(/^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments \(not counting `alpha`, `note`\); it has now run 2 times in a row:\n/)
+  })
+
   it('a withheld result names what was left out', async () => {
     const agent = await runAgent(turns(grep('a'), grep('b')), { ignoreArguments: ['grep.note'], thresholds: [2], blockAt: 2 })
     expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 2, false, { omitted: ['note'] })])

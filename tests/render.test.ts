@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { printable, render } from '../src/replay/render.ts'
-import { emptyTotals, type SessionReport, type Totals } from '../src/replay/report.ts'
+import { noEffects } from '../src/replay/effects.ts'
+import { addToTotals, emptyTotals, type SessionReport, type Totals } from '../src/replay/report.ts'
 
 const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport => ({
   file: `/sessions/p/${id}/session.jsonl`,
@@ -117,5 +118,44 @@ describe('the text report, bounded', () => {
     expect(out).toContain('  and 1 more cycle\n')
     expect(out).toContain(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more\n`)
     expect(out).toContain('  withheld with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
+  })
+
+  it('exactly ten items are listed whole, with no "and 0 more"', () => {
+    const runs = Array.from({ length: 10 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
+    const cycles = Array.from({ length: 10 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
+    const out = render({ total: totals(), sessions: [session('ten', { runs, cycles })], hidden: 0, advice: undefined })
+    expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
+    expect(out).toContain(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}\n  cycle: `)
+    expect(out).not.toContain('more')
+  })
+
+  it('the tools repeated past most: ten, most reminders first', () => {
+    const repeatedPast = Array.from({ length: 11 }, (_, i) => ({ tool: `t${i}`, reminders: 20 - i }))
+    const out = render({ total: totals({ recordedReminders: 1, effects: { ...totals().effects, first: { ...noEffects(), repeated: 1 } }, repeatedPast }), sessions: [], hidden: 0, advice: undefined })
+    expect(out).toContain(`    repeated past most often: ${repeatedPast.slice(0, 10).map((t) => `${t.tool} (${t.reminders} reminders)`).join(', ')}\n`)
+  })
+})
+
+describe('the text report: did the reminders work', () => {
+  it('a row for every kind recorded, and "none" when the model never repeated past one', () => {
+    const effects = { first: { ...noEffects(), ended: 1 }, later: noEffects(), cycle: { ...noEffects(), changed: 2 }, withheld: { ...noEffects(), ended: 1 } }
+    // As many reminders as withheld results: the section is still there.
+    const out = render({ total: totals({ recordedReminders: 1, recordedBlocks: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
+    expect(out).toContain([
+      '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
+      '    first reminders (1): 0 repeated, 0 relapsed, 0 changed, 1 ended',
+      '    cycle reminders (2): 0 repeated, 0 relapsed, 2 changed, 0 ended',
+      '    withheld results (1): 0 repeated, 0 relapsed, 0 changed, 1 ended',
+      '    repeated past most often: none',
+      '',
+    ].join('\n'))
+    expect(out).toContain('  reminders with this config: none\n')
+  })
+
+  it('the totals rank the tools repeated past by reminders, then by name', () => {
+    const total = emptyTotals()
+    const repeated = (summary: string) => ({ afterCall: 3, summary, kind: 'first' as const, effect: 'repeated' as const, repeatedResult: true })
+    addToTotals(total, session('s', { recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')] }))
+    expect(total.repeatedPast).toEqual([{ tool: 'c', reminders: 2 }, { tool: 'a', reminders: 1 }, { tool: 'b', reminders: 1 }])
   })
 })

@@ -33,7 +33,7 @@ const GREP = { tool: 'grep', args: { p: 'x' } }
 
 describe('reading a session log into calls', () => {
   it('a call repeats the call right before it only with the same tool and arguments; its result repeats when the latest identical call returned the same', () => {
-    const session = transcribe(events(GREP, GREP, { tool: 'glob', args: { p: 'x' } }, GREP, { ...GREP, result: 'new' }, { ...GREP, result: 'new' }))
+    const session = transcribe(events(GREP, GREP, { tool: 'glob', args: { p: 'x' } }, GREP, { ...GREP, result: 'new' }, { ...GREP, result: 'new' }), [])
     expect(flags(session)).toEqual([
       [false, false, false],
       [true, true, true],
@@ -46,7 +46,7 @@ describe('reading a session log into calls', () => {
 
   it('a withheld result counts as the outcome the live guard saw repeat; without an earlier identical call, as logged', () => {
     const withheld = { ...GREP, result: withheldFeedback(['grep'], 3), isError: true }
-    const session = transcribe(events(GREP, withheld, { tool: 'read', args: {}, ...{ result: withheldFeedback(['read'], 3), isError: true } }))
+    const session = transcribe(events(GREP, withheld, { tool: 'read', args: {}, ...{ result: withheldFeedback(['read'], 3), isError: true } }), [])
     expect(session.blocks).toEqual([2, 3])
     const [, second, third] = calls(session)
     expect(second!.outcome).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
@@ -60,11 +60,11 @@ describe('reading a session log into calls', () => {
     ['an error of two blocks', { ...GREP, result: [{ type: 'text', text: withheldFeedback(['grep'], 3) }, { type: 'text', text: 'more' }], isError: true }],
     ['an error whose block is not text', { ...GREP, result: [{ type: 'image' }], isError: true }],
   ])('%s is not a withheld result', (_label, call) => {
-    expect(transcribe(events(GREP, call)).blocks).toEqual([])
+    expect(transcribe(events(GREP, call), []).blocks).toEqual([])
   })
 
   it('a call with an empty tool name is refused, naming it', () => {
-    expect(() => transcribe(events({ tool: '', args: {} }))).toThrow(new Error('tool call "call-1" (event 0) has no tool name'))
+    expect(() => transcribe(events({ tool: '', args: {} }), [])).toThrow(new Error('tool call "call-1" (event 0) has no tool name'))
   })
 })
 
@@ -73,7 +73,7 @@ describe('one session\'s report', () => {
     const A = { tool: 'grep', args: { p: 'a' } }
     const B = { tool: 'read', args: { p: 'b' } }
     const C = { tool: 'edit', args: {} }
-    const report = replay(transcribe(events(A, B, A, B, C, A, B, A, B, A)), Config({ cycles: true, thresholds: [2] }))
+    const report = replay(transcribe(events(A, B, A, B, C, A, B, A, B, A), []), Config({ cycles: true, thresholds: [2] }))
     expect(report.cycles).toEqual([{ tools: ['grep', 'read'], start: 1, repetitions: 2 }, { tools: ['grep', 'read'], start: 6, repetitions: 2 }])
   })
 
@@ -81,13 +81,13 @@ describe('one session\'s report', () => {
     const b = { tool: 'b_tool', args: {} }
     const a = { tool: 'a_tool', args: {} }
     const z = { tool: 'z_tool', args: {} }
-    const report = replay(transcribe(events(z, z, b, b, a, a, z, z, z)), Config({}))
+    const report = replay(transcribe(events(z, z, b, b, a, a, z, z, z), []), Config({}))
     expect(report.tools).toEqual([{ tool: 'z_tool', runs: 2, repeatedCalls: 3 }, { tool: 'a_tool', runs: 1, repeatedCalls: 1 }, { tool: 'b_tool', runs: 1, repeatedCalls: 1 }])
   })
 
   it('a reminder on the last call of an eight-call cycle whose results repeat counts as on repeated results', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
-    const result = tally(transcribe(events(...cycle, ...cycle)), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }))
+    const result = tally(transcribe(events(...cycle, ...cycle), []), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }))
     expect(result).toEqual({ reminders: 1, blocks: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0 })
   })
 })
@@ -101,20 +101,20 @@ const reminder = (seq: number, summary: unknown, text = 'Reminder') => message(s
 describe('reading what the live guard left', () => {
   it('a reminder\'s kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line', () => {
     const log = [...events(GREP, GREP), reminder(90, 'grep × 2'), reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'), reminder(92, 'grep → read × 2', 'a\nb')]
-    expect(transcribe(log).reminders.map((r) => r.kind)).toEqual(['first', 'later', 'cycle'])
+    expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['first', 'later', 'cycle'])
   })
 
   it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
-    expect(() => transcribe([reminder(0, 'grep × 3')])).toThrow(new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'))
-    expect(() => transcribe([...events(GREP), reminder(5, null)])).toThrow(new Error('reminder (event 5) from repeat-tool-reminder has no summary text'))
+    expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'))
+    expect(() => transcribe([...events(GREP), reminder(5, null)], [])).toThrow(new Error('reminder (event 5) from repeat-tool-reminder has no summary text'))
   })
 
   it('a user message without content, or an event without data, is named', () => {
-    expect(() => transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent])).toThrow(new Error('user message (event 3) has no source or no content list'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent])).toThrow(new Error('tool/result (event 4) carries no data'))
-    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent])).toThrow(new Error('step/start (event 5) carries no data'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent])).toThrow(new Error('tool result (event 6) names no call it answers'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent])).toThrow(new Error('tool result (event 7) names no call it answers'))
+    expect(() => transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent], [])).toThrow(new Error('user message (event 3) has no source or no content list'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent], [])).toThrow(new Error('tool/result (event 4) carries no data'))
+    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent], [])).toThrow(new Error('step/start (event 5) carries no data'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 6) names no call it answers'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 7) names no call it answers'))
   })
 
   it('a response without tool calls holds no usage of loops; one whose message is malformed makes no call', () => {
@@ -125,9 +125,16 @@ describe('reading what the live guard left', () => {
       response(102, { message: { content: [null, { type: 'tool-call', id: 7 }, { type: 'tool-call', id: 'call-1' }] }, usage: { inputTokens: 10, outputTokens: 2 } }),
       ...events(GREP),
     ]
-    const transcript = transcribe(log)
+    const transcript = transcribe(log, [])
     expect(transcript.usage).toEqual([{ inputTokens: 10, outputTokens: 2 }])
     expect(calls(transcript)[0]!.response).toBe(0)
+  })
+
+  it('a call no logged response made names no response, so it adds no tokens', () => {
+    const response = (seq: number, id: string) => ({ type: 'assistant/message', seq, data: { message: { content: [{ type: 'tool-call', id }] }, usage: { inputTokens: 10, outputTokens: 2 } } }) as unknown as SessionEvent
+    // Calls 1 and 2 come from responses 0 and 1; call 3 from none the log kept.
+    const transcript = transcribe([response(100, 'call-1'), response(101, 'call-2'), ...events(GREP, { ...GREP, args: { p: 'y' } }, GREP)], [])
+    expect(calls(transcript).map((c) => c.response)).toEqual([0, 1, -1])
   })
 
   it('the tools a summary names: before the last ×, split at the arrows; a summary without × is all tool', () => {
@@ -142,22 +149,22 @@ describe('what followed a reminder, from its summary', () => {
     const read = { tool: 'read', args: { p: 'r' } }
     const log = [...events(GREP, read, read)]
     const at = log.length
-    const report = replay(transcribe([...log.slice(0, 4), reminder(at, 'cut off… × 3'), ...log.slice(4)]), Config({}))
+    const report = replay(transcribe([...log.slice(0, 4), reminder(at, 'cut off… × 3'), ...log.slice(4)], []), Config({}))
     expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[2, 'repeated']])
   })
 
   it('a cycle summary longer than the calls before it: the reminder is about its call, and repeated when that call comes again', () => {
     const log = [...events(GREP, GREP)]
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)]), Config({}))
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)], []), Config({}))
     expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
   })
 
   it('an untracked call in between is transparent: the next tracked call decides', () => {
     const todo = { tool: 'todo', args: {} }
     const log = [...events(GREP, todo, GREP)]
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)]), Config({ exclude: ['todo'] }))
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({ exclude: ['todo'] }))
     expect(report.recordedReminders.map((r) => r.effect)).toEqual(['repeated'])
-    const counted = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)]), Config({}))
+    const counted = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({}))
     expect(counted.recordedReminders.map((r) => r.effect)).toEqual(['relapsed'])
   })
 
@@ -165,7 +172,7 @@ describe('what followed a reminder, from its summary', () => {
     const a = { tool: 'grep', args: { p: 'a' } }
     const b = { tool: 'grep', args: { p: 'b' } }
     const log = events(a, b, a)
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), reminder(51, 'grep × 1'), ...log.slice(2, 4), message(52, { kind: 'plugin', plugin: 'other' }), ...log.slice(4)]), Config({}))
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), reminder(51, 'grep × 1'), ...log.slice(2, 4), message(52, { kind: 'plugin', plugin: 'other' }), ...log.slice(4)], []), Config({}))
     expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[1, 'relapsed'], [1, 'relapsed']])
   })
 })

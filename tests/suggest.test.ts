@@ -10,6 +10,8 @@ import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { times, turns } from './support/calls.ts'
 
+/** Evidence that proposes no escalation. */
+const NO_EVIDENCE = { followed: 0, of: 0, escalate: false }
 const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
 const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
 
@@ -151,22 +153,24 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, []).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
+    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
     const given = Config({ resultAware: true, cycles: true, relapse: true, ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'], exclude: ['todo_write'], blockAt: 12 })
-    const list = candidates(given, ['pager'])
+    const list = candidates(given, ['pager'], NO_EVIDENCE)
     expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10'])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
-    const progress = candidates(baseline, ['pager', 'poll'])
+    const progress = candidates(baseline, ['pager', 'poll'], NO_EVIDENCE)
     expect(progress.map((c) => c.label)).toContain('resultAware for pager, poll only')
     expect(progress.find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
     expect(progress.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
     expect(progress.find((c) => c.label === 'relapse')!.config.relapse).toBe(true)
-    const scoped = candidates(Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }), ['pager'])
+    const scoped = candidates(Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }), ['pager'], NO_EVIDENCE)
     expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual(['job_output', 'pager'])
     expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
-    expect(candidates(baseline, []).at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
+    expect(candidates(baseline, [], NO_EVIDENCE).at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
+    // A candidate that comes to the baseline is left out even after another one is listed.
+    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
   })
 
   it('recommends the fewest reminders on changed results among those keeping every one of the baseline\'s on repeated results', () => {

@@ -138,7 +138,7 @@ function keep(detailed: SessionReport[], entry: SessionReport, top: number): voi
     || (b.cost.argumentChars + b.cost.resultChars) - (a.cost.argumentChars + a.cost.resultChars)
   let at = detailed.length
   while (at > 0 && rank(entry, detailed[at - 1]!) < 0) at--
-  if (at >= top) return
+  // An entry ranked below the `top` kept ones goes in last and is dropped again.
   detailed.splice(at, 0, entry)
   if (detailed.length > top) detailed.pop()
 }

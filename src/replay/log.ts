@@ -63,7 +63,7 @@ export interface Transcript {
  * entries given; two results, when they are equal with dsh's locators masked.
  * Throws, naming what is wrong and the event, on a log no dsh loop writes.
  */
-export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[] = []): Transcript {
+export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[]): Transcript {
   const ignoredFor = argumentFilter(ignoreArguments)
   const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], usage: [] }
   const made = new Map<string, { tool: string, raw: string }>()
@@ -74,7 +74,7 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
     const data = event.data as unknown
     if (!isRecord(data)) throw new Error(`${event.type} (event ${event.seq}) carries no data`)
     if (event.type === 'assistant/message') {
-      const blocks = isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
+      const blocks = contentOf(data)
       const ids = blocks.flatMap((block) => isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [])
       if (ids.length === 0) continue
       if (data.usage !== undefined && !isUsage(data.usage)) throw new Error(`model response (event ${event.seq}) has a usage that is not token counts`)
@@ -98,7 +98,7 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
         transcript.reminders.push({ afterCall: transcript.calls, summary, kind: kindOf(summary, message.content) })
       }
     } else if (event.type === 'tool/result') {
-      const [block] = isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
+      const [block] = contentOf(data)
       if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${event.seq}) names no call it answers`)
       const id = block.toolCallId
       const call = made.get(id)
@@ -149,6 +149,11 @@ export function remindedTools(summary: string): string[] {
 function kindOf(summary: string, content: readonly ContentBlock[]): ReminderKind {
   if (summary.includes(' → ')) return 'cycle'
   return content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'later' : 'first'
+}
+
+/** The content list of the message an event carries; empty when it carries none. */
+function contentOf(data: Record<string, unknown>): unknown[] {
+  return isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
 }
 
 function isUsage(value: unknown): value is TokenUsage {

@@ -88,7 +88,7 @@ export function escalation(later: EffectCounts): Escalation {
  * after most detailed reminders, with `blockAt` and with `remindEvery`, the
  * evidence in their labels.
  */
-export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation = { followed: 0, of: 0, escalate: false }): Omit<Suggestion, keyof Tally>[] {
+export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation): Omit<Suggestion, keyof Tally>[] {
   const list: Omit<Suggestion, keyof Tally>[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
   // A candidate that is the same config as one already listed (the baseline included) is not listed again.
   const add = (label: string, change: Partial<Config>) => {
