@@ -56,7 +56,7 @@ export function bashSuite(): void {
   const before = process.env.TMPDIR
   let streams = ''
   beforeAll(async () => {
-    streams = await mkdtemp(join(tmpdir(), 'rtr-streams-'))
+    streams = await mkdtemp(join(tmpdir(), `rtr-${process.pid}-streams-`))
     process.env.TMPDIR = streams
   })
   afterAll(async () => {
