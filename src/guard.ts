@@ -10,7 +10,7 @@ import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { sameArguments, sameJson } from './arguments.ts'
 import type { Config } from './config.ts'
-import { argumentFilter, toolFilter } from './patterns.ts'
+import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
 import { reminder, withheldResult } from './reminders.ts'
 import { outcome, type Outcome } from './results.ts'
 
@@ -83,8 +83,8 @@ export function createGuard(config: Config): Guard {
   const tracked = toolFilter(config.include, config.exclude)
   const ignoredFor = argumentFilter(config.ignoreArguments)
   const resultAware = config.resultAware === true ? () => true
-    : config.resultAware === false || config.resultAware.length === 0 ? () => false
-      : toolFilter(config.resultAware, [])
+    : config.resultAware === false ? () => false
+      : anyOf(config.resultAware)
   const states = new WeakMap<Agent, AgentState>()
 
   // Calls to one tool share their ignored arguments, so either side's list serves.

@@ -38,11 +38,17 @@ export function matches(pattern: Pattern, tool: string): boolean {
   return at >= 0
 }
 
+/** Whether some pattern of `patterns` matches a tool; none does when the list is empty. */
+export function anyOf(patterns: readonly string[]): (tool: string) => boolean {
+  const compiled = patterns.map(compile)
+  return (tool) => compiled.some((p) => matches(p, tool))
+}
+
 /** Whether a tool is tracked: matched by some `include` pattern (or `include` is empty) and by no `exclude` pattern. */
 export function toolFilter(include: readonly string[], exclude: readonly string[]): (tool: string) => boolean {
-  const wanted = include.map(compile)
-  const unwanted = exclude.map(compile)
-  return (tool) => (wanted.length === 0 || wanted.some((p) => matches(p, tool))) && !unwanted.some((p) => matches(p, tool))
+  const wanted = anyOf(include)
+  const unwanted = anyOf(exclude)
+  return (tool) => (include.length === 0 || wanted(tool)) && !unwanted(tool)
 }
 
 function failureTable(word: string): number[] {
