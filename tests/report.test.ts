@@ -6,11 +6,11 @@ import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
 import { withheldFeedback } from '../src/reminders.ts'
 
-/** One call as a log records it: the tool, its arguments, and the result content (text blocks, or blocks as given). */
+/** One call as a log records it: the tool, its arguments, and the result content (text blocks, or blocks as given, hostile ones too). */
 interface Logged {
   tool: string
   args: unknown
-  result?: string | { type: string, text?: string }[]
+  result?: string | ({ type: string, text?: string } | null)[]
   isError?: boolean
 }
 
@@ -59,6 +59,8 @@ describe('reading a session log into calls', () => {
     ['an error that does not start with it', { ...GREP, result: `Error: ${withheldFeedback(['grep'], 3)}`, isError: true }],
     ['an error of two blocks', { ...GREP, result: [{ type: 'text', text: withheldFeedback(['grep'], 3) }, { type: 'text', text: 'more' }], isError: true }],
     ['an error whose block is not text', { ...GREP, result: [{ type: 'image' }], isError: true }],
+    ['an error whose block is not text but carries the text', { ...GREP, result: [{ type: 'reasoning', text: withheldFeedback(['grep'], 3) }], isError: true }],
+    ['an error with no blocks', { ...GREP, result: [], isError: true }],
   ])('%s is not a withheld result', (_label, call) => {
     expect(transcribe(events(GREP, call), []).blocks).toEqual([])
   })
@@ -128,6 +130,17 @@ describe('reading what the live guard left', () => {
     const transcript = transcribe(log, [])
     expect(transcript.usage).toEqual([{ inputTokens: 10, outputTokens: 2 }])
     expect(calls(transcript)[0]!.response).toBe(0)
+  })
+
+  it('a result with a content block that is not an object is refused, naming it', () => {
+    expect(() => transcribe(events({ ...GREP, result: [null] }), [])).toThrow(new Error('tool result (event 1) for call "call-1" has a content block that is not an object'))
+  })
+
+  it('a usage is token counts only when both counts are numbers', () => {
+    const response = (usage: unknown) => ({ type: 'assistant/message', seq: 9, data: { message: { content: [{ type: 'tool-call', id: 'call-1' }] }, usage } }) as unknown as SessionEvent
+    expect(() => transcribe([response({ inputTokens: 'many', outputTokens: 2 }), ...events(GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
+    expect(() => transcribe([response({ inputTokens: 3 }), ...events(GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
+    expect(transcribe([response({ inputTokens: 3, outputTokens: 2 }), ...events(GREP)], []).usage).toEqual([{ inputTokens: 3, outputTokens: 2 }])
   })
 
   it('a call no logged response made names no response, so it adds no tokens', () => {

@@ -104,11 +104,12 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
       const call = made.get(id)
       if (call === undefined) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)}, which the log never made`)
       if (!Array.isArray(block.content)) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)} has no content list`)
+      if (!block.content.every(isRecord)) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)} has a content block that is not an object`)
       if (answered.has(id)) continue
       answered.add(id)
       transcript.calls++
       const args = deliveredArguments(call.raw)
-      const logged = { isError: block.isError === true, content: block.content as ContentBlock[] }
+      const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
       const ignored = ignoredFor(call.tool)
       const same = findLast(recent, (c) => c.tool === call.tool && sameArguments(c.args, args, ignored))
       const withheld = logged.isError && isWithheld(logged.content)
@@ -161,8 +162,8 @@ function isUsage(value: unknown): value is TokenUsage {
 }
 
 function isWithheld(content: readonly ContentBlock[]): boolean {
-  const [first] = content
-  return content.length === 1 && isRecord(first) && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD_PREFIX)
+  const first = content[0]!
+  return content.length === 1 && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD_PREFIX)
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
