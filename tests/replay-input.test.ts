@@ -204,15 +204,21 @@ describe('replay: every bad input is contained to itself', () => {
   // Needs root to switch users, and a process of its own (vitest's forks; not worker threads, as under Stryker).
   it.runIf(process.geteuid?.() === 0 && isMainThread)('a folder that cannot be listed is reported; the folders beside it are still searched', async () => {
     const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
-    // As an ordinary user (root lists any folder): every path readable but one folder.
-    await promisify(execFile)('chmod', ['-R', 'a+rX', root])
+    const only = await scratch('only')
+    const locked = join(only, 'locked')
+    await mkdir(locked)
+    // As an ordinary user (root lists any folder): every path readable but two folders.
+    await promisify(execFile)('chmod', ['-R', 'a+rX', root, only])
     await chmod(join(root, '_no-cwd', 'b'), 0o000)
+    await chmod(locked, 0o000)
     process.seteuid!(65534)
     try {
       const { status, err, report } = await runReplayJson([root])
       expect(status).toBe(1)
       expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: EACCES: permission denied, scandir '${join(root, '_no-cwd', 'b')}'\n`)
       expect(report.sessions.map((s) => s.id)).toEqual(['a'])
+      // A folder whose only content cannot be listed: that is the reason, not also "no session log below it".
+      expect((await runReplayJson([only])).err).toBe(`repeat-tool-reminder replay: ${locked}: EACCES: permission denied, scandir '${locked}'\n`)
     } finally {
       process.seteuid!(0)
     }
