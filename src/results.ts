@@ -40,7 +40,8 @@ export function outcome(isError: boolean, content: readonly ContentBlock[]): Out
   let masked: ContentBlock[] | undefined
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
-    if (block.type !== 'text') continue
+    // A block that is not text, or text that is not a string (a hostile log, a buggy tool), is compared as it is.
+    if (block.type !== 'text' || typeof block.text !== 'string') continue
     const text = maskLocators(block.text)
     if (text === block.text) continue
     masked ??= [...content]

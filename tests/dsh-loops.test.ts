@@ -77,6 +77,14 @@ describe('resultAware for some tools', () => {
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[5, shortReminder()], [6, detailedReminder('grep', 3, '{"pattern":"x"}')]])
   })
 
+  it('a tool whose text block holds no string is compared as it is, and its call goes through', async () => {
+    const h = await harness(turns(...times(3, { name: 'odd', args: {} })), { resultAware: true, thresholds: [3] })
+    h.ctx.tools.register(defineContentToolFixture({ name: 'odd', description: 'Odd.', parameters: {}, async execute() { return [{ type: 'text', text: 7 as unknown as string }] } }))
+    const agent = await h.run()
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder(true)]])
+    expect(toolResults(agent)).toHaveLength(3)
+  })
+
   it('the texts say the results repeated only for a tool that compares them', async () => {
     const agent = await runAgent(turns(...times(2, GREP)), { resultAware: ['grep'], thresholds: [2] })
     expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(true)])

@@ -61,6 +61,7 @@ describe('reading a session log into calls', () => {
     ['an error whose block is not text', { ...GREP, result: [{ type: 'image' }], isError: true }],
     ['an error whose block is not text but carries the text', { ...GREP, result: [{ type: 'reasoning', text: withheldFeedback(['grep'], 3) }], isError: true }],
     ['an error with no blocks', { ...GREP, result: [], isError: true }],
+    ['an error whose text block holds no text', { ...GREP, result: [{ type: 'text', text: 5 as unknown as string }], isError: true }],
   ])('%s is not a withheld result', (_label, call) => {
     expect(transcribe(events(GREP, call), []).blocks).toEqual([])
   })
