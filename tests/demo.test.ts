@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { main, type Entry } from '../demo/demo.ts'
+import { flagsHelp } from '../src/flags.ts'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
@@ -66,18 +67,8 @@ describe('npm start demo', () => {
       'Watch repeat-tool-reminder break a loop inside a real dsh agent.',
       '',
       'Options:',
-      '  --thresholds LIST             run lengths that get a reminder (default 3,5,8)',
-      '  --include PATTERN             track only matching tools (repeatable, or a comma list)',
-      '  --exclude PATTERN             never track matching tools (repeatable, or a comma list)',
-      '  --preview N                   characters of arguments quoted in a detailed reminder (default 500)',
-      '  --result-aware                compare outcomes too (resultAware)',
-      '  --result-aware-tools PATTERN  compare outcomes of matching tools only (repeatable, or a comma list)',
-      '  --ignore-arguments TOOL.ARG   leave an argument out when comparing calls (repeatable, or a comma list)',
-      '  --relapse                     a run interrupted by other calls goes on when the call comes back',
-      '  --cycles                      recognise cycles of distinct calls',
-      '  --max-cycle-period N          longest cycle (default 4)',
-      '  --remind-every N              remind again every N repeats past the last threshold',
-      '  --block-at N                  block from run length N on',
+      // The config flags, asserted line by line in tests/flags.test.ts.
+      ...flagsHelp(32).split('\n'),
       '  --repeats N                   most identical searches the stuck model makes (default 12)',
       '  --json                        print the transcript as JSON lines and nothing else',
       '  --help                        show this help',
