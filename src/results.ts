@@ -7,6 +7,7 @@
  * `indexOf`, no regular expressions; a text without a locator is kept as is.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import { isRecord } from './arguments.ts'
 
 /** What a result-aware call compares besides its arguments: the error flag and the content, locators masked. */
 export interface Outcome {
@@ -40,8 +41,8 @@ export function outcome(isError: boolean, content: readonly ContentBlock[]): Out
   let masked: ContentBlock[] | undefined
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
-    // A block that is not text, or text that is not a string (a hostile log, a buggy tool), is compared as it is.
-    if (block.type !== 'text' || typeof block.text !== 'string') continue
+    // A block that is not text, or not even an object, or text that is not a string (a buggy tool, a hostile log), is compared as it is.
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') continue
     const text = maskLocators(block.text)
     if (text === block.text) continue
     masked ??= [...content]

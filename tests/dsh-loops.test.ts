@@ -1,4 +1,5 @@
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { RELAPSE_MEMORY } from '../src/guard.ts'
 import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
@@ -77,12 +78,14 @@ describe('resultAware for some tools', () => {
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[5, shortReminder()], [6, detailedReminder('grep', 3, '{"pattern":"x"}')]])
   })
 
-  it('a tool whose text block holds no string is compared as it is, and its call goes through', async () => {
+  it('a tool whose blocks are null or hold no string is compared as it is, and its results go through unchanged', async () => {
+    const odd = [null, { type: 'text', text: 7 }] as unknown as ContentBlock[]
     const h = await harness(turns(...times(3, { name: 'odd', args: {} })), { resultAware: true, thresholds: [3] })
-    h.ctx.tools.register(defineContentToolFixture({ name: 'odd', description: 'Odd.', parameters: {}, async execute() { return [{ type: 'text', text: 7 as unknown as string }] } }))
+    h.ctx.tools.register(defineContentToolFixture({ name: 'odd', description: 'Odd.', parameters: {}, async execute() { return odd } }))
     const agent = await h.run()
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder(true)]])
-    expect(toolResults(agent)).toHaveLength(3)
+    const results = agent.session.events.flatMap((event) => event.type === 'tool/result' ? [event.data.message.content[0]!] : [])
+    expect(results.map((r) => [r.isError ?? false, r.content])).toEqual([[false, odd], [false, odd], [false, odd]])
   })
 
   it('the texts say the results repeated only for a tool that compares them', async () => {
