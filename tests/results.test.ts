@@ -54,6 +54,11 @@ describe('dsh\'s locators, masked', () => {
     expect(spilled[1]).toEqual({ type: 'text', text: SPILL('/x') })
   })
 
+  it('only text blocks are masked: another block that carries a text field is compared as it is', () => {
+    const reasoning = [{ type: 'reasoning', text: 'started background job 7' }]
+    expect(outcome(false, reasoning as never).content).toBe(reasoning)
+  })
+
   it('a megabyte of markers and near-markers: each one handled in one pass (a scan that started over at each would not finish here)', () => {
     const near = '[output truncated; full output: x\n'.repeat(30_000)
     expect(maskLocators(near)).toBe(near)
