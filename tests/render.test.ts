@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { printable, render } from '../src/replay/render.ts'
 import { noEffects } from '../src/replay/effects.ts'
+import { readLabels, Scorer } from '../src/replay/labels.ts'
 import { addToTotals, emptyTotals, type SessionReport, type Totals } from '../src/replay/report.ts'
 
 const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport => ({
@@ -157,5 +158,33 @@ describe('the text report: did the reminders work', () => {
     const repeated = (summary: string) => ({ afterCall: 3, summary, kind: 'first' as const, effect: 'repeated' as const, repeatedResult: true })
     addToTotals(total, session('s', { recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')] }))
     expect(total.repeatedPast).toEqual([{ tool: 'c', reminders: 2 }, { tool: 'a', reminders: 1 }, { tool: 'b', reminders: 1 }])
+  })
+
+  it('labeled episodes under --all: caught (after an early reminder too), missed (quiet or early), productive, unclear; an unknown latency', () => {
+    const labels = readLabels('l.jsonl', [
+      { session: 's', first: 1, last: 4, label: 'stuck', from: 2 },
+      { session: 's', first: 6, last: 9, label: 'busy-poll', from: 8 },
+      { session: 's', first: 11, last: 12, label: 'stuck', from: 12 },
+      { session: 's', first: 14, last: 15, label: 'stuck', from: 15 },
+      { session: 's', first: 17, last: 18, label: 'productive', from: null },
+      { session: 's', first: 20, last: 21, label: 'productive', from: null },
+      { session: 's', first: 23, last: 24, label: 'unclear', from: null },
+    ].map((l) => JSON.stringify(l)).join('\n'))
+    const scorer = new Scorer(labels)
+    scorer.add('s', 24, { reminders: [2, 7, 9, 11, 17, 23], withheld: [] })
+    const text = render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: scorer.score(), episodes: scorer.episodes() }, episodes: true })
+    expect(text).toContain([
+      '  s calls 1–4 stuck from 2: caught at 2, 2 calls saved',
+      '  s calls 6–9 busy-poll from 8: caught at 9 (first reminder at 7, early), 0 calls saved',
+      '  s calls 11–12 stuck from 12: missed, first reminder at 11 (early)',
+      '  s calls 14–15 stuck from 15: missed',
+      '  s calls 17–18 productive: reminder at 17 (wrong)',
+      '  s calls 20–21 productive: no reminder',
+      '  s calls 23–24 unclear: reminder at 23',
+    ].join('\n'))
+    const quiet = new Scorer(readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })))
+    quiet.add('s', 2, { reminders: [], withheld: [] })
+    expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: quiet.score(), episodes: [] } }))
+      .toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
   })
 })

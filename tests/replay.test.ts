@@ -351,13 +351,15 @@ describe('replay: options', () => {
       '',
       'Options:',
       flagsHelp(32),
+      '  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops',
       '  --suggest                     compare a few configs on the same sessions and recommend one',
       '  --top N                       detail the N sessions that looped most (default 10)',
       '  --all                         detail every session',
       '  --json                        one JSON document on stdout, every session in it',
       '  --help                        show this help',
       '',
-      'Exit status: 0 when every input was read, 1 when any failed, 2 for bad options.',
+      'Exit status: 0 when every input was read, 1 when any failed or a label names a',
+      'call no log has, 2 for bad options or a bad labels file.',
       '',
     ].join('\n'))
   })

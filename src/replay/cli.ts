@@ -5,12 +5,14 @@
  * input was read, 1 when any failed, 2 for bad options. It never creates or
  * changes a file.
  */
+import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
+import { readLabels, Scorer, type Labels } from './labels.ts'
 import { printable, render } from './render.ts'
 import { transcribe, type Transcript } from './log.ts'
-import { addToTotals, emptyTotals, looped, report, type SessionReport } from './report.ts'
+import { addToTotals, emptyTotals, looped, marks, report, type SessionReport } from './report.ts'
 import { discover, LogReader, reason } from './sessions.ts'
 import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from './suggest.ts'
 
@@ -32,18 +34,22 @@ the ones recorded.
 
 Options:
 ${flagsHelp(32)}
+  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
   --suggest                     compare a few configs on the same sessions and recommend one
   --top N                       detail the N sessions that looped most (default 10)
   --all                         detail every session
   --json                        one JSON document on stdout, every session in it
   --help                        show this help
 
-Exit status: 0 when every input was read, 1 when any failed, 2 for bad options.`
+Exit status: 0 when every input was read, 1 when any failed or a label names a
+call no log has, 2 for bad options or a bad labels file.`
 
 /** What the command line asks for. */
 interface Request {
   config: Config
   paths: string[]
+  /** The labels file, with `--labels`. */
+  labels: string | undefined
   json: boolean
   suggest: boolean
   /** How many looping sessions the text report details; Infinity with `--all`. */
@@ -64,6 +70,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0
   }
   const { config, paths, json, suggest, top } = request
+  let labels: Labels | undefined
+  if (request.labels !== undefined) {
+    const loaded = await loadLabels(request.labels)
+    if (typeof loaded === 'string') {
+      io.err(`${name} replay: ${printable(loaded)}\n`)
+      return 2
+    }
+    labels = loaded
+  }
   const errors: { path: string, reason: string }[] = []
   let progressShown = false
   const fail = (path: string, why: string) => {
@@ -82,6 +97,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
   const detailed: SessionReport[] = []
+  const scorer = labels === undefined ? undefined : new Scorer(labels)
   const progress = io.progress && found.files.length > 5
   if (json) io.out(`${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [`)
   let first = true
@@ -95,6 +111,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (session === undefined) continue
       const one: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...report(session.transcript, config) }
       addToTotals(total, one)
+      scorer?.add(one.id, one.toolCalls, marks(one))
       for (const step of session.transcript.steps) if ('tool' in step) addProgress(stats, step)
       if (json) {
         io.out(`${first ? '' : ','}\n${JSON.stringify(one)}`)
@@ -105,18 +122,37 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (progressShown) io.err('\n')
     progressShown = false
+    // Labels that do not fit the logs are reported, and nothing is scored from them.
+    const problems = scorer?.problems() ?? []
+    for (const problem of problems) fail(labels!.file, problem)
+    const scored = scorer !== undefined && problems.length === 0 ? { file: labels!.file, score: scorer.score(), episodes: scorer.episodes() } : undefined
     // Whatever failed the first time was reported then.
-    const advice = suggest ? await advise(found.files, async (file) => (await read(file, () => {}))?.transcript, config, stats, total.detailedOnRepeatedResults) : undefined
+    const advice = suggest ? await advise(found.files, (file) => read(file, () => {}), config, stats, total.detailedOnRepeatedResults, scored && labels) : undefined
     if (json) {
-      const tail = { total, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors }
+      const tail = { total, ...scored === undefined ? {} : { labels: scored }, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors }
       io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)
     } else {
-      io.out(render({ total, sessions: detailed, hidden: Math.max(0, total.sessionsWithLoops - detailed.length), advice }))
+      io.out(render({ total, sessions: detailed, hidden: Math.max(0, total.sessionsWithLoops - detailed.length), advice, labels: scored, episodes: top === Infinity }))
     }
   } finally {
     await reader.close()
   }
   return errors.length > 0 ? 1 : 0
+}
+
+/** Read and check a labels file; a text saying what is wrong when it cannot be used. */
+async function loadLabels(file: string): Promise<Labels | string> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    return `${file}: ${reason(error)}`
+  }
+  try {
+    return readLabels(file, text)
+  } catch (error) {
+    return `${file}: ${(error as Error).message}`
+  }
 }
 
 /** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */
@@ -150,6 +186,7 @@ function parse(argv: string[]): Request | undefined {
     allowPositionals: true,
     options: {
       ...configOptions,
+      labels: { type: 'string' },
       suggest: { type: 'boolean', default: false },
       top: { type: 'string' },
       all: { type: 'boolean', default: false },
@@ -165,7 +202,7 @@ function parse(argv: string[]): Request | undefined {
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
   if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${name}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
   const config = Config(configFromFlags(values) as Partial<Config>)
-  return { config, paths, json: values.json, suggest: values.suggest, top }
+  return { config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
 }
 
 /** Parse a command line, naming the plugin in any error `parseArgs` raises. */

@@ -6,6 +6,7 @@
 import { Config } from '../config.ts'
 import { counted, EFFECTS } from './effects.ts'
 import type { EffectKind, ReminderReport, Report, SessionReport, Totals } from './report.ts'
+import type { EpisodeScore, Score } from './labels.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
 
 /** The widest bar of the run-length chart, in characters. */
@@ -25,10 +26,14 @@ export interface Shown {
   /** How many sessions looped but are not detailed (`--top`). */
   hidden: number
   advice: Advice | undefined
+  /** With `--labels`: the config's score on the labeled loops, and every episode's. */
+  labels?: { file: string, score: Score, episodes: EpisodeScore[] } | undefined
+  /** Whether to list every labeled episode (`--all`). */
+  episodes?: boolean
 }
 
 /** The whole text report. */
-export function render({ total, sessions, hidden, advice: suggested }: Shown): string {
+export function render({ total, sessions, hidden, advice: suggested, labels, episodes = false }: Shown): string {
   const lines = [
     `total: ${count(total.sessions, 'session')}, ${total.sessionsWithLoops} with loops`,
     `  ${total.toolCalls} tool calls, ${total.trackedCalls} tracked`,
@@ -40,6 +45,7 @@ export function render({ total, sessions, hidden, advice: suggested }: Shown): s
     cost(total),
     ...effects(total),
   ]
+  if (labels !== undefined) lines.push('', ...scoreLines(labels.file, labels.score), ...episodes ? labels.episodes.map(episodeLine) : [])
   if (suggested !== undefined) lines.push('', ...advice(suggested))
   if (sessions.length > 0) {
     lines.push('', hidden > 0
@@ -129,19 +135,50 @@ function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
   return `  cost of looping: ${calls} repeated calls carrying ${argumentChars} characters of arguments and ${resultChars} of results; ${tokens}`
 }
 
+/** A config's score on labeled loops, as the shared loop benchmark defines it. */
+function scoreLines(file: string, s: Score): string[] {
+  const { episodes, caught } = s
+  const labeled = episodes.stuck + episodes['busy-poll'] + episodes.productive + episodes.unclear
+  return [
+    `scored on labeled loops (${printable(file)}: ${count(labeled, 'episode')}; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear):`,
+    `  recall ${ratio(s.recall.overall)} (stuck ${caught.stuck} of ${episodes.stuck}, busy-poll ${caught['busy-poll']} of ${episodes['busy-poll']}), precision ${ratio(s.precision)} (${s.right} right, ${s.wrong} wrong), F1 ${ratio(s.f1)}`,
+    `  wasted calls ${s.wasted}, of which a reminder could have saved ${s.saved} (${ratio(s.shareOfWasted)}); latency ${s.latency === null ? '–' : count(s.latency, 'call')} (median)`,
+  ]
+}
+
+/** One labeled episode under `--all`: where it is, and what the config's reminders did there. */
+function episodeLine(e: EpisodeScore): string {
+  const where = `  ${printable(e.session)} calls ${e.first}–${e.last} ${e.label}${e.from === null ? '' : ` from ${e.from}`}: `
+  if (e.caughtAt !== null) return `${where}caught at ${e.caughtAt}${e.firstReminder! < e.caughtAt ? ` (first reminder at ${e.firstReminder}, early)` : ''}, ${count(e.saved, 'call')} saved`
+  if (e.from !== null) return `${where}missed${e.firstReminder === null ? '' : `, first reminder at ${e.firstReminder} (early)`}`
+  return `${where}${e.firstReminder === null ? 'no reminder' : `reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`}`
+}
+
+/** A ratio to two decimals; – when it is unknown. */
+function ratio(value: number | null): string {
+  return value === null ? '–' : value.toFixed(2)
+}
+
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
 function advice({ suggestions, escalation }: Advice): string[] {
-  const header = ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'withheld']
+  const scored = suggestions[0]!.score !== undefined
+  const header = scored
+    ? ['config', 'reminders', 'recall', 'precision', 'F1', 'saved', 'withheld']
+    : ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'withheld']
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
-    ...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls, s.blocks].map(String),
+    ...scored
+      ? [String(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), String(s.blocks)]
+      : [s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls, s.blocks].map(String),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `  ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')}`.trimEnd()
   const chosen = suggestions.find((s) => s.recommended)!
-  const why = chosen.baseline
-    ? 'keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results'
-    : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated`
+  const why = scored
+    ? `${chosen.baseline ? 'keep the config given' : printable(chosen.label)}: the highest F1 on the labeled loops`
+    : chosen.baseline
+      ? 'keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results'
+      : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated`
   const { followed, of } = escalation
   const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
   const escalating = of === 0

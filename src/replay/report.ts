@@ -11,6 +11,7 @@ import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
 import { argumentFilter } from '../patterns.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
+import type { Marks } from './labels.ts'
 import { remindedTools, type LoggedCall, type ReminderKind, type Transcript } from './log.ts'
 
 /** One identical run of length 2 or more. */
@@ -157,6 +158,11 @@ export function drive(transcript: Transcript, config: Config, visit: (call: Logg
     visit(step, at, seen)
   }
   return tracked
+}
+
+/** Where a report's reminders and withheld results stand, as labels are scored. */
+export function marks(r: Pick<Report, 'configReminders' | 'configBlocks'>): Marks {
+  return { reminders: r.configReminders.map((m) => m.afterCall), withheld: r.configBlocks }
 }
 
 /** The session's report under `config`. */
