@@ -107,6 +107,9 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
       ['ignoreArguments: the prose fields', 2, 2, 0, 3, true],
       ['relapse', 0, 0, 0, 5, false],
       ['thresholds 5, 7, 10', 0, 0, 0, 5, false],
+      ['thresholds 2, 4, 7', 0, 0, 0, 5, false],
+      ['thresholds 2, 4, 7, resultAware', 0, 0, 0, 5, false],
+      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 2, 2, 0, 3, false],
     ])
     const live = (await runReplayJson([root, '--ignore-arguments', 'bash.description'])).report.sessions[0]!
     expect(live.configReminders).toEqual([{ afterCall: 3, summary: 'bash × 3' }, { afterCall: 5, summary: 'bash × 5' }])

@@ -5,7 +5,8 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import type { LoggedCall } from '../src/replay/log.ts'
-import { addProgress, candidates, patchSnippet, progressTools, recommend, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
+import { addProgress, candidates, patchSnippet, progressTools, recommend, recommendScored, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
+import type { Score } from '../src/replay/labels.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { times, turns } from './support/calls.ts'
@@ -60,6 +61,9 @@ describe('replay --suggest: advice from the evidence', () => {
       { label: 'exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'resultAware for scroll_down only', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'thresholds 5, 7, 10', reminders: 3, onRepeatedResults: 1, onChangedResults: 2, unremindedLoopCalls: 4, baseline: undefined, recommended: undefined },
+      { label: 'thresholds 2, 4, 7', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'thresholds 2, 4, 7, resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
     ])
@@ -84,6 +88,9 @@ describe('replay --suggest: advice from the evidence', () => {
       '    exclude scroll_down                                                                           2                    2                   0                      3         0',
       '    resultAware for scroll_down only                                                              2                    2                   0                      3         0',
       '    thresholds 5, 7, 10                                                                           3                    1                   2                      4         0',
+      '    thresholds 2, 4, 7                                                                            5                    2                   3                      3         0',
+      '    thresholds 2, 4, 7, resultAware                                                               2                    2                   0                      3         0',
+      '    thresholds 2, 4, 7, resultAware, cycles, the prose fields                                     2                    2                   0                      3         0',
       '    blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)             5                    2                   3                      3         0',
       '    remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)          5                    2                   3                      3         0',
       '',
@@ -111,9 +118,13 @@ describe('replay --suggest: advice from the evidence', () => {
       ['exclude scroll_down', 0],
       ['resultAware for scroll_down only', 0],
       ['thresholds 5, 7, 10', 0],
+      ['thresholds 2, 4, 7', 1],
+      ['thresholds 2, 4, 7, resultAware', 0],
+      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0],
       ['remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', 1],
     ])
-    expect(suggestions.at(-2)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
+    expect(suggestions[7]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
+    expect(suggestions[8]!.config).toMatchObject({ thresholds: [2, 4, 7], blockAt: 8 })
   })
 
   it('a session that could not be read is reported once and left out of the comparison', async () => {
@@ -124,6 +135,7 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
     expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
       'blockAt 10 (the same call followed 1 of 1 detailed reminders on repeated results)', 'remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)'])
     expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
   })
@@ -137,7 +149,7 @@ describe('replay --suggest: advice from the evidence', () => {
 })
 
 describe('the advice, as pure functions', () => {
-  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0) => ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls })
+  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, keptBaselineReminders = 1) => ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, keptBaselineReminders })
   const baseline = Config({})
 
   it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {
@@ -153,10 +165,11 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
+    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields'])
     const given = Config({ resultAware: true, cycles: true, relapse: true, ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'], exclude: ['todo_write'], blockAt: 12 })
     const list = candidates(given, ['pager'], NO_EVIDENCE)
-    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10'])
+    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10', 'thresholds 2, 4, 7'])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
@@ -168,9 +181,21 @@ describe('the advice, as pure functions', () => {
     const scoped = candidates(Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }), ['pager'], NO_EVIDENCE)
     expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual(['job_output', 'pager'])
     expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
-    expect(candidates(baseline, [], NO_EVIDENCE).at(-1)!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
+    expect(candidates(baseline, [], NO_EVIDENCE)[5]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
     // A candidate that comes to the baseline is left out even after another one is listed.
-    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10'])
+    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields'])
+  })
+
+  it('the earlier thresholds start at 2 and keep the gaps, alone, with resultAware, and with resultAware, cycles and the prose fields; none when the first is 2 already', () => {
+    const list = candidates(Config({ thresholds: [4, 6], ignoreArguments: ['edit.note'] }), [], NO_EVIDENCE)
+    expect(list.slice(-3).map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments])).toEqual([
+      ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
+      ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
+      ['thresholds 2, 4, resultAware, cycles, the prose fields', [2, 4], true, true, ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification']],
+    ])
+    expect(candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE).map((c) => c.label).filter((l) => l.startsWith('thresholds 2'))).toEqual([])
+    expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
   })
 
   it('recommends the fewest reminders on changed results among those keeping every one of the baseline\'s on repeated results', () => {
@@ -184,6 +209,26 @@ describe('the advice, as pure functions', () => {
     expect(pick(tally(10, 5), tally(10, 1, 3), tally(10, 1, 2))).toEqual(['c2'])
     expect(pick(tally(10, 5), tally(10, 1, 2), tally(10, 1, 2))).toEqual(['c1'])
     expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
+  })
+
+  it('never recommends a config that keeps none of the baseline\'s reminders, unless the baseline has none', () => {
+    const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
+      .flatMap((s) => s.recommended ? [s.label] : [])
+    expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0))).toEqual(['c0'])
+    expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0), tally(0, 1, 0, 1))).toEqual(['c2'])
+    expect(pick(tally(0, 0, 0, 0), tally(0, 0, 0, 0))).toEqual(['c0'])
+    expect(pick(tally(0, 0, 2, 0), tally(1, 0, 1, 0))).toEqual(['c1'])
+  })
+
+  it('on labels: the highest F1, then the larger share of wasted calls saved (unknown counts as none), then the fewer reminders, then the earlier', () => {
+    const scored = (f1: number, shareOfWasted: number | null, reminders: number) => ({ ...tally(reminders, 0), score: { f1, shareOfWasted } as Score })
+    const pick = (...rows: ReturnType<typeof scored>[]) => recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t })))
+      .flatMap((s) => s.recommended ? [s.label] : [])
+    expect(pick(scored(0.5, 0.5, 3), scored(0.6, 0.1, 9))).toEqual(['c1'])
+    expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.6, 9))).toEqual(['c1'])
+    expect(pick(scored(0.5, null, 3), scored(0.5, 0, 2))).toEqual(['c1'])
+    expect(pick(scored(0.5, 0.1, 3), scored(0.5, null, 2))).toEqual(['c0'])
+    expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.5, 3))).toEqual(['c0'])
   })
 
   it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {

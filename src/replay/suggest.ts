@@ -9,6 +9,7 @@
  */
 import type { Config } from '../config.ts'
 import { counted, type EffectCounts } from './effects.ts'
+import { Scorer, type Labels, type Score } from './labels.ts'
 import type { LoggedCall, Transcript } from './log.ts'
 import { drive } from './report.ts'
 
@@ -22,6 +23,8 @@ export interface Tally {
   onChangedResults: number
   /** Calls that repeated the call before them, result included, and got no reminder. */
   unremindedLoopCalls: number
+  /** The baseline's reminders this config gives too, on the same calls. */
+  keptBaselineReminders: number
 }
 
 /** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
@@ -45,6 +48,8 @@ export interface Suggestion extends Tally {
   /** What the candidate changes from the baseline, for a person. */
   label: string
   config: Config
+  /** With labels: how its reminders score on the labeled loops. */
+  score?: Score
   baseline?: true
   recommended?: true
 }
@@ -97,7 +102,8 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   }
   add('resultAware', { resultAware: true })
   add('cycles', { cycles: true })
-  add('ignoreArguments: the prose fields', { ignoreArguments: [...new Set([...baseline.ignoreArguments, ...PROSE_ARGUMENTS])] })
+  const prose = [...new Set([...baseline.ignoreArguments, ...PROSE_ARGUMENTS])]
+  add('ignoreArguments: the prose fields', { ignoreArguments: prose })
   add('relapse', { relapse: true })
   if (progress.length > 0) {
     add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
@@ -106,6 +112,15 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   }
   const later = baseline.thresholds.map((t) => t + 2)
   add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
+  // Most real loops are short: the second identical call is often already the pointless one.
+  const shift = baseline.thresholds[0]! - 2
+  if (shift > 0) {
+    const earlier = baseline.thresholds.map((t) => t - shift)
+    const named = `thresholds ${earlier.join(', ')}`
+    add(named, { thresholds: earlier })
+    add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
+    add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
+  }
   if (evidence.escalate) {
     const why = `the same call followed ${evidence.followed} of ${evidence.of} detailed reminders on repeated results`
     const last = baseline.thresholds.at(-1)!
@@ -118,25 +133,44 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
 /** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
 const REMIND_EVERY = 3
 
-/** How `config` fares on one session: its reminders split by what the model was seeing, and the loop calls it leaves unreminded. */
-export function tally(transcript: Transcript, config: Config): Tally {
+/** Where the baseline's reminders stood in a session, and the session's labels to score on: what a candidate's tally is set against. */
+interface Against {
+  baseline: ReadonlySet<number>
+  scorer?: { id: string, scorer: Scorer } | undefined
+}
+
+/**
+ * How `config` fares on one session: its reminders split by what the model
+ * was seeing, the loop calls it leaves unreminded, the baseline's reminders it
+ * keeps, and (with a scorer) its score on the session's labels; and the calls
+ * its reminders follow.
+ */
+export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminders: number[] } {
   const result = noTally()
   const reminded = new Set<LoggedCall>()
-  drive(transcript, config, (call, _at, seen) => {
-    if (seen.withheld !== undefined) result.blocks++
+  const reminders: number[] = []
+  const withheld: number[] = []
+  drive(transcript, config, (call, at, seen) => {
+    if (seen.withheld !== undefined) {
+      result.blocks++
+      withheld.push(at)
+    }
     if (seen.reminder === undefined) return
+    reminders.push(at)
+    if (against.baseline.has(at)) result.keptBaselineReminders++
     reminded.add(call)
     result.reminders++
     if (call.repeatsResult) result.onRepeatedResults++
     else result.onChangedResults++
   })
   for (const step of transcript.steps) if ('tool' in step && step.repeatsCall && step.repeatsResult && !reminded.has(step)) result.unremindedLoopCalls++
-  return result
+  against.scorer?.scorer.add(against.scorer.id, transcript.calls, { reminders, withheld })
+  return { tally: result, reminders }
 }
 
 /** A tally of nothing yet. */
 function noTally(): Tally {
-  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0 }
+  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, keptBaselineReminders: 0 }
 }
 
 /** Add one config's tally on a session to its running total. */
@@ -146,30 +180,63 @@ function addTally(total: Tally, more: Tally): void {
 
 /**
  * `--suggest`'s second pass: read every log again through `read` (which
- * reports what cannot be read) and tally each candidate on it; recommend one.
+ * reports what cannot be read) and tally each candidate on it, scoring it on
+ * `labels` when given; recommend one.
  */
-export async function advise(files: readonly string[], read: (file: string) => Promise<Transcript | undefined>, baseline: Config, stats: ProgressStats, later: EffectCounts): Promise<Advice> {
+export async function advise(files: readonly string[], read: (file: string) => Promise<{ id: string, transcript: Transcript } | undefined>, baseline: Config, stats: ProgressStats, later: EffectCounts, labels?: Labels): Promise<Advice> {
   const evidence = escalation(later)
   const suggestions: Suggestion[] = candidates(baseline, progressTools(stats), evidence).map((c) => ({ ...c, ...noTally() }))
+  const scorers = suggestions.map(() => labels === undefined ? undefined : new Scorer(labels))
   for (const file of files) {
-    const transcript = await read(file)
-    if (transcript === undefined) continue
-    for (const s of suggestions) addTally(s, tally(transcript, s.config))
+    const session = await read(file)
+    if (session === undefined) continue
+    let baseline: ReadonlySet<number> = new Set()
+    suggestions.forEach((s, i) => {
+      const one = tally(session.transcript, s.config, { baseline, scorer: scorers[i] && { id: session.id, scorer: scorers[i] } })
+      // The baseline comes first: it keeps every one of its own reminders, and the others are set against them.
+      if (i === 0) {
+        baseline = new Set(one.reminders)
+        one.tally.keptBaselineReminders = one.reminders.length
+      }
+      addTally(s, one.tally)
+    })
   }
-  return { suggestions: recommend(suggestions), escalation: evidence }
+  suggestions.forEach((s, i) => {
+    if (scorers[i] !== undefined) s.score = scorers[i].score()
+  })
+  return { suggestions: labels === undefined ? recommend(suggestions) : recommendScored(suggestions), escalation: evidence }
 }
 
 /**
- * Mark the recommendation: of the candidates that keep every one of the
- * baseline's reminders on repeated results (a reminder the model needed is
- * never traded for quiet elsewhere), the one with the fewest reminders on
- * changed results (then the most on repeated results, then the fewest loop
- * calls left unreminded, then the earlier in the list). The baseline stays
- * recommended unless another does strictly better.
+ * Mark the recommendation on labeled loops: the candidate with the highest F1
+ * (then the larger share of wasted calls saved, then the fewer reminders, then
+ * the earlier in the list, so the baseline wins a tie).
+ */
+export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
+  let best = suggestions[0]!
+  for (const s of suggestions) {
+    const better = s.score!.f1 - best.score!.f1
+      || (s.score!.shareOfWasted ?? 0) - (best.score!.shareOfWasted ?? 0)
+      || best.reminders - s.reminders
+    if (better > 0) best = s
+  }
+  best.recommended = true
+  return suggestions
+}
+
+/**
+ * Mark the recommendation without labels: of the candidates that give at
+ * least as many reminders on repeated results as the baseline (a reminder the
+ * model needed is never traded for quiet elsewhere) and keep at least one of
+ * the baseline's reminders when it has any (a config that silences every one
+ * is never advice), the one with the fewest reminders on changed results (then
+ * the most on repeated results, then the fewest loop calls left unreminded,
+ * then the earlier in the list). The baseline stays recommended unless another
+ * does strictly better.
  */
 export function recommend(suggestions: Suggestion[]): Suggestion[] {
   const [baseline] = suggestions
-  const keeps = (s: Suggestion) => s.onRepeatedResults >= baseline!.onRepeatedResults
+  const keeps = (s: Suggestion) => s.onRepeatedResults >= baseline!.onRepeatedResults && (baseline!.reminders === 0 || s.keptBaselineReminders > 0)
   let best = baseline!
   for (const s of suggestions) {
     if (!keeps(s)) continue
