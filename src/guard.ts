@@ -8,24 +8,14 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { sameArguments, sameJson } from './arguments.ts'
+import { comparison, type Call } from './compare.ts'
 import type { Config } from './config.ts'
-import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
 import { reminder, withheldResult } from './reminders.ts'
-import { outcome, type Outcome } from './results.ts'
+
+export type { Call }
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
 export const RELAPSE_MEMORY = 8
-
-/** One tracked call as the guard remembers it. */
-export interface Call {
-  tool: string
-  args: unknown
-  /** The top-level arguments left out when this call is compared (`ignoreArguments`). */
-  ignored: readonly string[]
-  /** With `resultAware` for its tool, the error flag and content the tool returned, dsh's locators masked; otherwise undefined. */
-  outcome: Outcome | undefined
-}
 
 /** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its complete repetitions so far. */
 export interface Cycle {
@@ -80,15 +70,9 @@ interface AgentState {
 export function createGuard(config: Config): Guard {
   const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, relapse } = config
   const last = thresholds.at(-1)!
-  const tracked = toolFilter(config.include, config.exclude)
-  const ignoredFor = argumentFilter(config.ignoreArguments)
-  const resultAware = config.resultAware === true ? () => true
-    : config.resultAware === false ? () => false
-      : anyOf(config.resultAware)
+  const compared = comparison(config)
+  const { same } = compared
   const states = new WeakMap<Agent, AgentState>()
-
-  // Calls to one tool share their ignored arguments, so either side's list serves.
-  const same = (a: Call, b: Call) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored) && sameJson(a.outcome, b.outcome)
 
   /** Advance the agent's state with one tracked call; return the state and this call's cycle, if any. */
   const advance = (agent: Agent, call: Call): [state: AgentState, cycle: Cycle | undefined] => {
@@ -154,8 +138,8 @@ export function createGuard(config: Config): Guard {
   return {
     observe(exec, result) {
       const { agent, name: tool, arguments: args } = exec
-      if (agent === undefined || exec.parent !== undefined || !tracked(tool)) return undefined
-      const call: Call = { tool, args, ignored: ignoredFor(tool), outcome: resultAware(tool) ? outcome(result.isError, result.content) : undefined }
+      if (agent === undefined || exec.parent !== undefined || !compared.tracked(tool)) return undefined
+      const call = compared.call(tool, args, result)
       const [{ length, counted, resumed }, cycle] = advance(agent, call)
       // The run a reminder or block is about: the cycle when there is one, else the identical run.
       const current = cycle?.length ?? counted

@@ -2,18 +2,38 @@
  * A tool result as the model reads it: the outcome `resultAware` compares, with
  * every locator that dsh's own tools write fresh into each result (a spill
  * file's path, a background job's id) masked out, so that two runs of the same
- * command with the same output compare equal. The one place in the package that
- * knows these formats. Linear in the result's size: fixed texts found with
+ * command with the same output compare equal; and a read of a background job
+ * (`job_output`), whose outcome is the job's status while it runs, not the
+ * output each read happens to bring. The one place in the package that knows
+ * these formats. Linear in the result's size: fixed texts found with
  * `indexOf`, no regular expressions; a text without a locator is kept as is.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { isRecord } from './arguments.ts'
+import { isRecord, sameJson } from './arguments.ts'
 
-/** What a result-aware call compares besides its arguments: the error flag and the content, locators masked. */
+/**
+ * What a result-aware call compares besides its arguments: the error flag and
+ * the content, locators masked; for a read of a job still running, its status
+ * instead of the content; for a read that waited on its job, nothing another
+ * outcome can equal.
+ */
 export interface Outcome {
   isError: boolean
   content: unknown
+  /** A non-blocking read of a job that is still running: its status (`running`, `stopping`), which alone is the outcome. */
+  running?: string
+  /** A read that blocked on its job (`wait: true`): what dsh asks a model to do, never a repeat. */
+  waited?: true
 }
+
+/** `dsh-tool-jobs`' tool that reads a background job; every result it returns ends with a `[status: …]` line. */
+export const JOB_READ = 'job_output'
+
+/** The start of `job_output`'s last line: `[status: running]`, or `[status: failed, exit code 1]` with a detail. */
+const STATUS = '[status: '
+
+/** The statuses of a job that has not finished: reading it again shows only that it goes on. */
+const UNFINISHED = new Set(['running', 'stopping'])
 
 /** What stands in for a masked locator: nothing, so a masked text is never longer than the text. */
 const MASK = ''
@@ -36,8 +56,39 @@ const NOTICE = ' result stored at: '
 /** `dsh-tool-bash`'s whole result for a command started in the background: `started background job <id>`. */
 const BACKGROUND = 'started background job '
 
-/** The outcome of a result as `resultAware` compares it. */
-export function outcome(isError: boolean, content: readonly ContentBlock[]): Outcome {
+/** The outcome of a call to `tool` with `args` as `resultAware` compares it. */
+export function outcome(tool: string, args: unknown, isError: boolean, content: readonly ContentBlock[]): Outcome {
+  if (tool === JOB_READ && !isError) {
+    if (isRecord(args) && args.wait === true) return { isError, content: undefined, waited: true }
+    const status = jobStatus(content)
+    if (status !== undefined && UNFINISHED.has(status)) return { isError, content: undefined, running: status }
+  }
+  return masked(isError, content)
+}
+
+/** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything. */
+export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boolean {
+  return a?.waited === undefined && b?.waited === undefined && sameJson(a, b)
+}
+
+/**
+ * The status a `job_output` result ends with: its one text block's last line,
+ * `[status: <status>]` or `[status: <status>, <detail>]`. Only that line counts:
+ * a status line that a job printed inside its output is not the tool's.
+ */
+export function jobStatus(content: readonly ContentBlock[]): string | undefined {
+  const [block] = content
+  if (content.length !== 1 || !isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined
+  const { text } = block
+  const line = text.slice(text.lastIndexOf('\n') + 1)
+  if (!line.startsWith(STATUS) || !line.endsWith(']')) return undefined
+  const body = line.slice(STATUS.length, -1)
+  const comma = body.indexOf(', ')
+  return comma < 0 ? body : body.slice(0, comma)
+}
+
+/** The content with dsh's locators masked. */
+function masked(isError: boolean, content: readonly ContentBlock[]): Outcome {
   let masked: ContentBlock[] | undefined
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!

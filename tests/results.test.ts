@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maskLocators, outcome } from '../src/results.ts'
+import { jobStatus, maskLocators, outcome, sameOutcome } from '../src/results.ts'
 
 const SPILL = (locator: string) => `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
 
@@ -45,10 +45,10 @@ describe('dsh\'s locators, masked', () => {
 
   it('an outcome keeps its error flag and non-text blocks, and its content object when nothing is masked', () => {
     const plain = [{ type: 'text' as const, text: 'ok' }]
-    expect(outcome(false, plain).content).toBe(plain)
+    expect(outcome('bash', {}, false, plain).content).toBe(plain)
     const image = { type: 'image' as const, mediaType: 'image/png', data: 'AA' }
     const spilled = [image, { type: 'text' as const, text: SPILL('/x') }, { type: 'text' as const, text: 'kept' }]
-    const masked = outcome(true, spilled as never)
+    const masked = outcome('bash', {}, true, spilled as never)
     expect(masked).toEqual({ isError: true, content: [image, { type: 'text', text: maskLocators(SPILL('/x')) }, { type: 'text', text: 'kept' }] })
     expect((masked.content as unknown[])[0]).toBe(image)
     expect(spilled[1]).toEqual({ type: 'text', text: SPILL('/x') })
@@ -56,7 +56,7 @@ describe('dsh\'s locators, masked', () => {
 
   it('only text blocks are masked: another block that carries a text field is compared as it is', () => {
     const reasoning = [{ type: 'reasoning', text: 'started background job 7' }]
-    expect(outcome(false, reasoning as never).content).toBe(reasoning)
+    expect(outcome('bash', {}, false, reasoning as never).content).toBe(reasoning)
   })
 
   it('a megabyte of markers and near-markers: each one handled in one pass (a scan that started over at each would not finish here)', () => {
@@ -64,5 +64,53 @@ describe('dsh\'s locators, masked', () => {
     expect(maskLocators(near)).toBe(near)
     const many = '[output truncated; full output: /a]\n'.repeat(30_000)
     expect(maskLocators(many)).toBe('[output truncated; full output: ]\n'.repeat(30_000))
+  })
+})
+
+describe('a read of a background job: its outcome is the job\'s status while it runs', () => {
+  const text = (t: string) => [{ type: 'text' as const, text: t }]
+
+  it.each<[string, string, string | undefined]>([
+    ['running', 'compiling 3/9\n[status: running]', 'running'],
+    ['no new output', '(no new output)\n[status: running]', 'running'],
+    ['stopping', '(no new output)\n[status: stopping]', 'stopping'],
+    ['a status with a detail', 'done\n[status: failed, exit code 2]', 'failed'],
+    ['a truncated read', '…tail\n[output truncated]\n[status: running]', 'running'],
+    ['the status line alone', '[status: completed]', 'completed'],
+    ['a status the job printed, then more output', '[status: running]\nstill going', undefined],
+    ['a status line not closed', 'x\n[status: running', undefined],
+    ['no status line', 'plain output', undefined],
+  ])('%s', (_label, body, status) => {
+    expect(jobStatus(text(body))).toBe(status)
+  })
+
+  it('only a result of one text block has a status', () => {
+    expect(jobStatus([])).toBeUndefined()
+    expect(jobStatus([...text('[status: running]'), ...text('[status: running]')])).toBeUndefined()
+    expect(jobStatus([{ type: 'image', mediaType: 'image/png', data: 'AA' }] as never)).toBeUndefined()
+    expect(jobStatus([null] as never)).toBeUndefined()
+    expect(jobStatus([{ type: 'text', text: 7 }] as never)).toBeUndefined()
+  })
+
+  it('two non-blocking reads of a running job are the same outcome, whatever output each brought; a change of status is a new one', () => {
+    const read = (body: string) => outcome('job_output', { job_id: 'bash-1' }, false, text(body))
+    expect(read('step 1\n[status: running]')).toEqual({ isError: false, content: undefined, running: 'running' })
+    expect(sameOutcome(read('step 1\n[status: running]'), read('step 2\n[status: running]'))).toBe(true)
+    expect(sameOutcome(read('step 1\n[status: running]'), read('(no new output)\n[status: stopping]'))).toBe(false)
+    expect(sameOutcome(read('step 1\n[status: running]'), read('done\n[status: completed]'))).toBe(false)
+    expect(read('done\n[status: completed]')).toEqual({ isError: false, content: text('done\n[status: completed]') })
+    expect(sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]'))).toBe(true)
+  })
+
+  it('a read that waits is never the same outcome as another; an error and another tool are read as any result', () => {
+    const waited = outcome('job_output', { job_id: 'bash-1', wait: true }, false, text('(no new output)\n[status: running]'))
+    expect(waited).toEqual({ isError: false, content: undefined, waited: true })
+    expect(sameOutcome(waited, waited)).toBe(false)
+    expect(sameOutcome(undefined, waited)).toBe(false)
+    expect(sameOutcome(undefined, undefined)).toBe(true)
+    expect(outcome('job_output', { job_id: 'bash-1', wait: 'yes' }, false, text('x\n[status: running]')).running).toBe('running')
+    expect(outcome('job_output', 'raw', false, text('x\n[status: running]')).running).toBe('running')
+    expect(outcome('job_output', { job_id: 'bash-1' }, true, text('x\n[status: running]'))).toEqual({ isError: true, content: text('x\n[status: running]') })
+    expect(outcome('bash', { command: 'cat log' }, false, text('x\n[status: running]'))).toEqual({ isError: false, content: text('x\n[status: running]') })
   })
 })

@@ -5,9 +5,8 @@
  * message, with calls compared as the given config's guard compares them. Pure:
  * a transcript in, one effect per recorded reminder and block out.
  */
-import { canonical, sameArguments } from '../arguments.ts'
+import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
-import { argumentFilter, toolFilter } from '../patterns.ts'
 import { remindedTools, type LoggedCall, type Transcript } from './log.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
@@ -50,8 +49,9 @@ interface Pending {
  * the cycle. A block is about the call whose result was withheld.
  */
 export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], blocks: Effect[] } {
-  const tracked = toolFilter(config.include, config.exclude)
-  const ignoredFor = argumentFilter(config.ignoreArguments)
+  const compared = comparison(config)
+  // Compared as the config compares calls, not as the transcript's evidence does.
+  const asConfigured = (call: LoggedCall) => ({ tool: call.tool, args: call.args, ignored: compared.ignored(call.tool) })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.summary))
   const blocks = transcript.blocks.map((at) => withheldAt(calls[at - 1]!, at))
@@ -63,7 +63,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   const segment: Pending[] = []
   /** Markers whose next tracked call was another one, by the key of the call they wait to see again. */
   const waiting = new Map<string, Pending[]>()
-  const key = (call: LoggedCall) => `${call.tool}\n${canonical(call.args, ignoredFor(call.tool))}`
+  const key = (call: LoggedCall) => compared.key(asConfigured(call))
   const settle = () => {
     for (const p of segment) p.effect ??= p.waiting ? 'changed' : 'ended'
     fresh.length = 0
@@ -77,13 +77,13 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
       continue
     }
     at++
-    if (tracked(step.tool)) {
+    if (compared.tracked(step.tool)) {
       if (waiting.size > 0) {
         const seen = key(step)
         for (const p of waiting.get(seen) ?? []) p.effect = 'relapsed'
       }
       for (const p of fresh) {
-        if (p.target.tool === step.tool && sameArguments(p.target.args, step.args, ignoredFor(step.tool))) {
+        if (compared.sameCall(asConfigured(p.target), asConfigured(step))) {
           p.effect = 'repeated'
           continue
         }

@@ -7,11 +7,11 @@
  */
 import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { deliveredArguments, isRecord, sameArguments, sameJson } from '../arguments.ts'
+import { deliveredArguments, isRecord } from '../arguments.ts'
+import { comparison } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
-import { argumentFilter } from '../patterns.ts'
 import { WITHHELD_PREFIX } from '../reminders.ts'
-import { outcome as comparable, type Outcome } from '../results.ts'
+import { sameOutcome, type Outcome } from '../results.ts'
 
 /** Which text a reminder in the log was: the first threshold's, a later one's, or a cycle's. */
 export type ReminderKind = 'first' | 'later' | 'cycle'
@@ -27,7 +27,9 @@ export interface LoggedCall {
   outcome: { isError: boolean, content: readonly ContentBlock[] }
   /** The logged result content, for the cost of looping. */
   logged: readonly ContentBlock[]
-  /** The outcome as `resultAware` compares it: dsh's locators masked. */
+  /** The top-level arguments left out when it is compared with other calls. */
+  ignored: readonly string[]
+  /** The outcome as `resultAware` compares it: dsh's locators masked, a read of a running job by its status. */
   compared: Outcome
   /** Whether its result equals that of the latest earlier call with the same tool and arguments among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's locators masked. */
   repeatsResult: boolean
@@ -64,7 +66,8 @@ export interface Transcript {
  * Throws, naming what is wrong and the event, on a log no dsh loop writes.
  */
 export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[]): Transcript {
-  const ignoredFor = argumentFilter(ignoreArguments)
+  // The evidence compares every call's outcome.
+  const compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
   const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], usage: [] }
   const made = new Map<string, { tool: string, raw: string }>()
   const responses = new Map<string, number>()
@@ -110,20 +113,21 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
       transcript.calls++
       const args = deliveredArguments(call.raw)
       const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
-      const ignored = ignoredFor(call.tool)
-      const same = findLast(recent, (c) => c.tool === call.tool && sameArguments(c.args, args, ignored))
+      const seen = compared.call(call.tool, args, logged)
+      const same = findLast(recent, (c) => compared.sameCall(c, seen))
       const withheld = logged.isError && isWithheld(logged.content)
       if (withheld) transcript.blocks.push(transcript.calls)
       // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
       const outcome = withheld && same !== undefined ? same.outcome : logged
-      const compared = withheld && same !== undefined ? same.compared : comparable(logged.isError, logged.content)
+      const result = withheld && same !== undefined ? same.compared : seen.outcome!
       const current: LoggedCall = {
         ...call,
         args,
         outcome,
         logged: logged.content,
-        compared,
-        repeatsResult: same !== undefined && sameJson(same.compared, compared),
+        ignored: seen.ignored,
+        compared: result,
+        repeatsResult: same !== undefined && sameOutcome(same.compared, result),
         repeatsCall: same !== undefined && same === recent.at(-1),
         response: responses.get(id) ?? -1,
       }

@@ -9,7 +9,7 @@ import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview } from '../arguments.ts'
 import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
-import { argumentFilter } from '../patterns.ts'
+import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import type { Marks } from './labels.ts'
 import { remindedTools, type LoggedCall, type ReminderKind, type Transcript } from './log.ts'
@@ -170,7 +170,7 @@ export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
   const tracked: { at: number, call: LoggedCall }[] = []
   const cost = new Cost(transcript)
-  const ignoredFor = argumentFilter(config.ignoreArguments)
+  const { ignored } = comparison(config)
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
@@ -178,7 +178,7 @@ export function report(transcript: Transcript, config: Config): Report {
     if (seen.length === 1) {
       close(result, run)
       // Quoted as compared, as a reminder quotes them: the ignored arguments left out.
-      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars, ignoredFor(call.tool)), start: at, length: 1 }
+      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars, ignored(call.tool)), start: at, length: 1 }
     } else {
       run!.length = seen.length
       cost.add(call)

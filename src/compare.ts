@@ -1,0 +1,72 @@
+/**
+ * How two calls are compared under a config, in one place: which tools are
+ * tracked, when two calls are the same call (the tool and its arguments, the
+ * `ignoreArguments` entries left out), and when their outcomes are the same
+ * (`resultAware`: the result as `results.ts` reads it). The live guard, replay's
+ * transcript and its effects all ask this module, so a notion of "the same" is
+ * written once. Builds its filters once per config; never throws on any value.
+ */
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import { canonical, sameArguments } from './arguments.ts'
+import type { Config } from './config.ts'
+import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
+import { outcome, sameOutcome, type Outcome } from './results.ts'
+
+/** One call as it is compared. */
+export interface Call {
+  tool: string
+  args: unknown
+  /** The top-level arguments left out when this call is compared (`ignoreArguments`). */
+  ignored: readonly string[]
+  /** With `resultAware` for its tool, its outcome as compared; otherwise undefined. */
+  outcome: Outcome | undefined
+}
+
+/** What a result is made of, as the tool pipeline and a log both carry it. */
+export interface Result {
+  isError: boolean
+  content: readonly ContentBlock[]
+}
+
+/** The comparison a config makes. */
+export interface Comparison {
+  /** Whether calls to `tool` are tracked at all (`include`, `exclude`). */
+  tracked(tool: string): boolean
+  /** The top-level arguments calls to `tool` are compared without. */
+  ignored(tool: string): readonly string[]
+  /** A call as compared: its outcome taken from `result` only when its tool compares outcomes. */
+  call(tool: string, args: unknown, result: Result): Call
+  /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
+  sameCall(a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>): boolean
+  /** Whether two calls are the same call with the same outcome. */
+  same(a: Call, b: Call): boolean
+  /** A text that two calls share exactly when they are the same call. */
+  key(call: Omit<Call, 'outcome'>): string
+}
+
+/** Which parts of a config decide what is the same (see {@link Config}). */
+export interface ComparedBy {
+  include: readonly string[]
+  exclude: readonly string[]
+  ignoreArguments: readonly string[]
+  resultAware: boolean | readonly string[]
+}
+
+/** The comparison `config` makes. */
+export function comparison(config: ComparedBy): Comparison {
+  const tracked = toolFilter(config.include, config.exclude)
+  const ignored = argumentFilter(config.ignoreArguments)
+  const resultAware = config.resultAware === true ? () => true
+    : config.resultAware === false ? () => false
+      : anyOf(config.resultAware)
+  // Calls to one tool share their ignored arguments, so either side's list serves.
+  const sameCall = (a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
+  return {
+    tracked,
+    ignored,
+    call: (tool, args, result) => ({ tool, args, ignored: ignored(tool), outcome: resultAware(tool) ? outcome(tool, args, result.isError, result.content) : undefined }),
+    sameCall,
+    same: (a, b) => sameCall(a, b) && sameOutcome(a.outcome, b.outcome),
+    key: (call) => `${call.tool}\n${canonical(call.args, call.ignored)}`,
+  }
+}
