@@ -10,9 +10,18 @@ import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call } from './compare.ts'
 import type { Config } from './config.ts'
+import { argumentsPreview, isRecord, preview } from './arguments.ts'
 import { reminder, withheldResult } from './reminders.ts'
 
 export type { Call }
+
+/**
+ * How many reads of a job still running are fair before a busy poll counts as
+ * a repeat: two quick checks are. A busy poll's run is measured against the
+ * thresholds and `blockAt` one read late, so with the defaults it is reminded
+ * at its 4th, 6th and 9th read.
+ */
+export const FAIR_POLLS = 2
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
 export const RELAPSE_MEMORY = 8
@@ -143,18 +152,21 @@ export function createGuard(config: Config): Guard {
       const [{ length, counted, resumed }, cycle] = advance(agent, call)
       // The run a reminder or block is about: the cycle when there is one, else the identical run.
       const current = cycle?.length ?? counted
-      const remind = (cycle?.complete ?? true) && due(current)
-      const block = blockAt > 0 && current >= blockAt
+      // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
+      const poll = cycle === undefined && call.outcome?.running !== undefined
+      const measured = poll ? current - FAIR_POLLS + 1 : current
+      const remind = (cycle?.complete ?? true) && due(measured)
+      const block = blockAt > 0 && measured >= blockAt
       // Texts are built only when due: most calls need none.
       const calls = cycle?.calls ?? [call]
       const text = remind || block
-        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed }
+        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(args, cap) : undefined }
         : undefined
       return {
         length,
         counted,
         cycle,
-        reminder: remind ? reminder(text!, current === thresholds[0], cap) : undefined,
+        reminder: remind ? reminder(text!, measured === thresholds[0], cap) : undefined,
         withheld: block ? withheldResult(text!) : undefined,
       }
     },
@@ -162,4 +174,9 @@ export function createGuard(config: Config): Guard {
       if (messages.some((message) => message.source.kind === 'user')) states.delete(agent)
     },
   }
+}
+
+/** The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text one, the arguments themselves. */
+function jobOf(args: unknown, cap: number): string {
+  return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
 }

@@ -1,7 +1,9 @@
 /**
  * Everything the model reads from the guard: the reminder texts, the notice
  * they travel in (its source and summary), and the feedback that replaces a
- * withheld result. Texts only: when one is due is the guard's business.
+ * withheld result; and, beside the writers, how replay reads a notice back
+ * from a log (which tools its summary names, which text it was). Texts only:
+ * when one is due is the guard's business.
  */
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview, ignoredKeys } from './arguments.ts'
@@ -23,6 +25,8 @@ export interface Loop {
   sameResults: boolean
   /** Whether the identical run went on after other calls (`relapse`): a single call's text then does not say "in a row"; a cycle's text does not depend on it. */
   resumed: boolean
+  /** For a busy poll (non-blocking reads of a background job that is still running): the job's id as the calls name it. */
+  job?: string | undefined
 }
 
 /** How a text words a run that the defaults do not make: arguments left out of the comparison, a run resumed after other calls. */
@@ -66,6 +70,22 @@ export function cycleReminder(calls: { tool: string, preview: string }[], length
     + 'or finish if you already have enough evidence.'
 }
 
+/** The short reminder for a busy poll, at the first threshold. */
+export function shortPollReminder(job: string, wording: Wording = {}): string {
+  return `Reminder: background job \`${job}\` is still running, and you keep reading it without waiting${wording.resumed ? ', coming back to it after other calls' : ''}: each read only shows that it has not finished. `
+    + 'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, '
+    + 'or, if you are blocked on it, read it once with `wait: true`.'
+}
+
+/** The detailed reminder for a busy poll, at every later threshold, quoting the read's arguments on a line of their own as every detailed text does. */
+export function detailedPollReminder(job: string, length: number, argumentsPreview: string, wording: Wording = {}): string {
+  return `Reminder: you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running, and no read has shown it finished:\n`
+    + `${argumentsPreview}\n`
+    + 'Stop polling it: dsh announces the job\'s completion in this session, and wakes you for it if you are idle. '
+    + 'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` '
+    + '(and `timeout_ms` for a bound) instead of reading it again. Use `job_kill` if it no longer matters.'
+}
+
 /** How every withheld result's feedback begins: what replay recognises one in a log by. */
 export const WITHHELD_PREFIX = `Result withheld by ${name}: `
 
@@ -80,9 +100,43 @@ export function withheldFeedback(tools: string[], length: number, sameResults = 
     + 'use the results you already have, take a different action or different arguments, or finish.'
 }
 
-/** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`. */
+/** What the feedback for a withheld read of a job still running says instead. */
+export function withheldPollFeedback(job: string, length: number, wording: Wording = {}): string {
+  return `${WITHHELD_PREFIX}you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running. `
+    + 'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; '
+    + 'work on other steps until then, or read it once with `wait: true` if you are blocked on it.'
+}
+
+/** What a summary marks a busy poll's notice with. */
+const POLL_MARK = ' (busy poll)'
+
+/** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output × 3 (busy poll)`. */
 export function summary(run: Loop): string {
-  return boundContextSummary(`${run.calls.map((c) => c.tool).join(' → ')} × ${run.length}`)
+  return boundContextSummary(`${run.calls.map((c) => c.tool).join(' → ')} × ${run.length}${run.job === undefined ? '' : POLL_MARK}`)
+}
+
+/** Which text a notice in a log was: the first threshold's (short), a later one's (detailed), or a cycle's. */
+export type NoticeKind = 'first' | 'later' | 'cycle'
+
+/** A notice as replay reads it back from a log: the tools its summary names, in order, whether it was about a busy poll, and which text it was. */
+export interface ReadNotice {
+  tools: string[]
+  poll: boolean
+  kind: NoticeKind
+}
+
+/**
+ * Read back a notice {@link reminder} wrote, or the stock plugin's: the tools
+ * before the last ` × ` of its summary (` → ` between a cycle's), the poll mark,
+ * and the kind: a cycle's summary has arrows, a later threshold's text quotes
+ * the arguments on a line of their own, the first threshold's is one line.
+ */
+export function readNotice(summary: string, content: readonly ContentBlock[]): ReadNotice {
+  const times = summary.lastIndexOf(' × ')
+  const tools = (times < 0 ? summary : summary.slice(0, times)).split(' → ')
+  const kind = tools.length > 1 ? 'cycle'
+    : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'later' : 'first'
+  return { tools, poll: summary.endsWith(POLL_MARK), kind }
 }
 
 /**
@@ -91,10 +145,12 @@ export function summary(run: Loop): string {
  * message sourced to this plugin, arguments quoted within `cap` code units.
  */
 export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserMessage {
-  const { calls, length, sameResults } = run
+  const { calls, length, sameResults, job } = run
   const [call] = calls
   const how = wording(run)
-  const text = calls.length > 1
+  const text = job !== undefined
+    ? firstThreshold ? shortPollReminder(job, how) : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
+    : calls.length > 1
     ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })), length, sameResults, how)
     : firstThreshold
       ? shortReminder(sameResults, how)
@@ -107,7 +163,10 @@ export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserM
 
 /** The feedback blocks that replace a withheld result of `run`. */
 export function withheldResult(run: Loop): ContentBlock[] {
-  return [{ type: 'text', text: withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run)) }]
+  const text = run.job === undefined
+    ? withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run))
+    : withheldPollFeedback(run.job, run.length, wording(run))
+  return [{ type: 'text', text }]
 }
 
 /** The wording a run needs: the arguments its calls carry but were not compared, and whether it resumed. */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
+import { cycleReminder, detailedPollReminder, detailedReminder, readNotice, reminder, shortPollReminder, shortReminder, withheldFeedback, withheldPollFeedback, type Loop } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import { repeat, type ScriptedCall } from '../support/model.ts'
 import { source } from './support/calls.ts'
@@ -139,3 +139,49 @@ describe('delivery', () => {
   })
 })
 
+describe('a notice read back as replay reads it: the writer and the reader agree', () => {
+  const call = (tool: string) => ({ tool, args: { p: 1 }, ignored: [] })
+  const loop = (extra: Partial<Loop>): Loop => ({ calls: [call('grep')], length: 3, sameResults: false, resumed: false, ...extra })
+  const read = (run: Loop, first: boolean) => {
+    const message = reminder(run, first, 500)
+    return readNotice((message.source as { summary: string }).summary, message.content)
+  }
+
+  it.each<[string, Loop, boolean, ReturnType<typeof readNotice>]>([
+    ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'first' }],
+    ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'later' }],
+    ['a short one on repeated results, resumed', loop({ sameResults: true, resumed: true }), true, { tools: ['grep'], poll: false, kind: 'first' }],
+    ['a cycle', loop({ calls: [call('grep'), call('read_file')], length: 2 }), true, { tools: ['grep', 'read_file'], poll: false, kind: 'cycle' }],
+    ['a busy poll\'s short reminder', loop({ calls: [call('job_output')], job: 'bash-1' }), true, { tools: ['job_output'], poll: true, kind: 'first' }],
+    ['a busy poll\'s detailed reminder', loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }), false, { tools: ['job_output'], poll: true, kind: 'later' }],
+  ])('%s', (_label, run, first, expected) => {
+    expect(read(run, first)).toEqual(expected)
+  })
+
+  it('a summary\'s tools: before the last ×, split at the arrows; a summary without × is all tool', () => {
+    expect(readNotice('a × b → c × 2', []).tools).toEqual(['a × b', 'c'])
+    expect(readNotice('grep', []).tools).toEqual(['grep'])
+    expect(readNotice('grep × 3', [{ type: 'image', mediaType: 'image/png', data: 'AA' }, { type: 'text', text: 7 }] as never).kind).toBe('first')
+  })
+})
+
+describe('busy polls, in words', () => {
+  it('the texts, word for word', () => {
+    expect(shortPollReminder('bash-3')).toBe('Reminder: background job `bash-3` is still running, and you keep reading it without waiting: each read only shows that it has not finished. '
+      + 'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, or, if you are blocked on it, read it once with `wait: true`.')
+    expect(detailedPollReminder('bash-3', 6, '{"job_id":"bash-3"}')).toBe('Reminder: you have read background job `bash-3` 6 times in a row while it is still running, and no read has shown it finished:\n'
+      + '{"job_id":"bash-3"}\n'
+      + 'Stop polling it: dsh announces the job\'s completion in this session, and wakes you for it if you are idle. '
+      + 'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` (and `timeout_ms` for a bound) instead of reading it again. '
+      + 'Use `job_kill` if it no longer matters.')
+    expect(withheldPollFeedback('bash-3', 9)).toBe('Result withheld by repeat-tool-reminder: you have read background job `bash-3` 9 times in a row while it is still running. '
+      + 'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; '
+      + 'work on other steps until then, or read it once with `wait: true` if you are blocked on it.')
+  })
+
+  it('resumed after other calls (relapse), they do not say "in a row"', () => {
+    expect(shortPollReminder('j', { resumed: true })).toContain('without waiting, coming back to it after other calls: each read')
+    expect(detailedPollReminder('j', 6, '{}', { resumed: true })).toContain('6 times, coming back to it after other calls, while it is still running')
+    expect(withheldPollFeedback('j', 9, { resumed: true })).toContain('9 times, coming back to it after other calls, while')
+  })
+})

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { remindedTools, transcribe, type LoggedCall } from '../src/replay/log.ts'
+import { transcribe, type LoggedCall } from '../src/replay/log.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
 import { withheldFeedback } from '../src/reminders.ts'
@@ -149,12 +149,6 @@ describe('reading what the live guard left', () => {
     // Calls 1 and 2 come from responses 0 and 1; call 3 from none the log kept.
     const transcript = transcribe([response(100, 'call-1'), response(101, 'call-2'), ...events(GREP, { ...GREP, args: { p: 'y' } }, GREP)], [])
     expect(calls(transcript).map((c) => c.response)).toEqual([0, 1, -1])
-  })
-
-  it('the tools a summary names: before the last ×, split at the arrows; a summary without × is all tool', () => {
-    expect(remindedTools('grep × 3')).toEqual(['grep'])
-    expect(remindedTools('a × b → c × 2')).toEqual(['a × b', 'c'])
-    expect(remindedTools('grep')).toEqual(['grep'])
   })
 })
 

@@ -7,7 +7,7 @@
  */
 import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
-import { remindedTools, type LoggedCall, type Transcript } from './log.ts'
+import type { LoggedCall, Transcript } from './log.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
 export type Effect = 'repeated' | 'relapsed' | 'changed' | 'ended'
@@ -53,7 +53,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({ tool: call.tool, args: call.args, ignored: compared.ignored(call.tool) })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
-  const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.summary))
+  const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.tools))
   const blocks = transcript.blocks.map((at) => withheldAt(calls[at - 1]!, at))
   const open = [...reminders, ...blocks].sort((a, b) => a.after - b.after)
   let next = 0
@@ -110,9 +110,8 @@ function withheldAt(call: LoggedCall, at: number): Pending {
   return { about: call, target: call, after: at, effect: undefined, waiting: false }
 }
 
-/** The pending effect of a reminder after call `afterCall` with `summary` (`grep × 3`, `grep → read_file × 2`). */
-function pending(calls: readonly LoggedCall[], afterCall: number, summary: string): Pending {
-  const tools = remindedTools(summary)
+/** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`). */
+function pending(calls: readonly LoggedCall[], afterCall: number, tools: readonly string[]): Pending {
   const last = tools.at(-1)!
   let at = afterCall - 1
   while (at >= 0 && calls[at]!.tool !== last) at--

@@ -10,11 +10,8 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments, isRecord } from '../arguments.ts'
 import { comparison } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
-import { WITHHELD_PREFIX } from '../reminders.ts'
+import { readNotice, WITHHELD_PREFIX, type NoticeKind } from '../reminders.ts'
 import { sameOutcome, type Outcome } from '../results.ts'
-
-/** Which text a reminder in the log was: the first threshold's, a later one's, or a cycle's. */
-export type ReminderKind = 'first' | 'later' | 'cycle'
 
 /** One tool call as the live guard saw it, read from the log. */
 export interface LoggedCall {
@@ -43,7 +40,9 @@ export interface LoggedCall {
 export interface LoggedReminder {
   afterCall: number
   summary: string
-  kind: ReminderKind
+  kind: NoticeKind
+  /** The tools its summary names, in order. */
+  tools: string[]
 }
 
 /** A session as replay needs it: its calls and user messages in log order, and what the live guard and the model recorded. */
@@ -98,7 +97,8 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
         const { summary } = source as { summary?: unknown }
         if (typeof summary !== 'string') throw new Error(`reminder (event ${event.seq}) from ${name} has no summary text`)
         if (transcript.calls === 0) throw new Error(`reminder (event ${event.seq}) from ${name} comes before any tool result`)
-        transcript.reminders.push({ afterCall: transcript.calls, summary, kind: kindOf(summary, message.content) })
+        const { kind, tools } = readNotice(summary, message.content)
+        transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
       }
     } else if (event.type === 'tool/result') {
       const [block] = contentOf(data)
@@ -138,22 +138,6 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
     }
   }
   return transcript
-}
-
-/** The tools a reminder's summary names, in order: `grep × 3` is grep, `grep → read_file × 2` grep and read_file. */
-export function remindedTools(summary: string): string[] {
-  const times = summary.lastIndexOf(' × ')
-  return (times < 0 ? summary : summary.slice(0, times)).split(' → ')
-}
-
-/**
- * Which reminder a logged one was: a cycle's names its calls with arrows; a
- * later threshold's quotes the arguments on a line of their own (this
- * package's texts and the stock plugin's alike), the first threshold's is one line.
- */
-function kindOf(summary: string, content: readonly ContentBlock[]): ReminderKind {
-  if (summary.includes(' → ')) return 'cycle'
-  return content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'later' : 'first'
 }
 
 /** The content list of the message an event carries; empty when it carries none. */

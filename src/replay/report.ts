@@ -12,7 +12,8 @@ import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import type { Marks } from './labels.ts'
-import { remindedTools, type LoggedCall, type ReminderKind, type Transcript } from './log.ts'
+import { readNotice, type NoticeKind } from '../reminders.ts'
+import type { LoggedCall, Transcript } from './log.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -38,7 +39,7 @@ export interface ReminderReport {
 
 /** A reminder the live guard gave, which text it was, and what the model did next. */
 export interface RecordedReminder extends ReminderReport {
-  kind: ReminderKind
+  kind: NoticeKind
   effect: Effect
   /** Whether the call it was about returned the same result as the identical call before it (dsh's locators masked): a loop, not progress. */
   repeatedResult: boolean
@@ -101,7 +102,7 @@ export interface SessionReport extends Report {
 }
 
 /** Which kind of recorded reminder or withheld result an effect followed. */
-export type EffectKind = ReminderKind | 'withheld'
+export type EffectKind = NoticeKind | 'withheld'
 
 /** Per tool: how many recorded reminders the model repeated the call past. */
 export interface RepeatedPast {
@@ -271,7 +272,7 @@ function empty(transcript: Transcript, config: Config): Report {
     cycles: [],
     histogram: {},
     tools: [],
-    recordedReminders: transcript.reminders.map((r, i) => ({ ...r, ...followed.reminders[i]! })),
+    recordedReminders: transcript.reminders.map((r, i) => ({ afterCall: r.afterCall, summary: r.summary, kind: r.kind, ...followed.reminders[i]! })),
     configReminders: [],
     recordedBlocks: transcript.blocks.map((call, i) => ({ call, effect: followed.blocks[i]! })),
     configBlocks: [],
@@ -349,7 +350,7 @@ export function addToTotals(total: Totals, s: Report): void {
 
 /** Count a reminder the model repeated past for the tool its summary names last, keeping the list ranked. */
 function addRepeatedPast(list: RepeatedPast[], summary: string): void {
-  const tool = remindedTools(summary).at(-1)!
+  const tool = readNotice(summary, []).tools.at(-1)!
   const known = list.find((t) => t.tool === tool)
   if (known === undefined) list.push({ tool, reminders: 1 })
   else known.reminders++

@@ -11,11 +11,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import BashLocal from '@deepseek-ai/dsh-bash-local'
+import JobsLocal from '@deepseek-ai/dsh-jobs-local'
 import * as ShellEnv from '@deepseek-ai/dsh-shell-env'
 import SpillLocal from '@deepseek-ai/dsh-spill-local'
 import * as SpillPolicy from '@deepseek-ai/dsh-spill-policy'
 import SubprocessLocal from '@deepseek-ai/dsh-subprocess-local'
 import * as ToolBash from '@deepseek-ai/dsh-tool-bash'
+import * as ToolJobs from '@deepseek-ai/dsh-tool-jobs'
 import { afterAll, beforeAll } from 'vitest'
 import { compose, row } from './profile.ts'
 import { scratch } from '../../support/scratch.ts'
@@ -44,6 +46,18 @@ export async function mountBash(ctx: Context): Promise<string> {
     if (id === 'subprocess') await ctx.plugin(BashLocal as never, {} as never)
   }
   return spills
+}
+
+/**
+ * Mount dsh's background jobs on `ctx` with the base composition's rows and
+ * config: the local job registry and the job tools (`job_output`, `job_list`,
+ * `job_kill`), so that bash's `run_in_background` starts a job a model can read.
+ */
+export async function mountJobs(ctx: Context): Promise<void> {
+  const rows = await compose('[]')
+  for (const [id, plugin] of [['jobs', JobsLocal], ['tool-jobs', ToolJobs]] as const) {
+    await ctx.plugin(plugin as never, (row(rows, id).config ?? {}) as never)
+  }
 }
 
 /**
