@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
@@ -13,20 +13,11 @@ import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
 import { repeat, ScriptedModel, type ScriptedCall } from '../support/model.ts'
 import { placed, runReplayJson } from '../support/sessions.ts'
-import { compose, type Row } from './support/profile.ts'
+import { compose, readmeSnippets, type Row } from './support/profile.ts'
 import { scratch } from '../support/scratch.ts'
 import { source } from './support/calls.ts'
 
-const ROOT = join(import.meta.dirname, '..')
 const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
-
-/** Every `cordis.patch.yml` snippet the README shows a dsh user, in order. */
-async function readmeSnippets(file: string): Promise<string[]> {
-  const text = await readFile(join(ROOT, file), 'utf8')
-  // A snippet may sit indented inside a list item: take it back to column 0.
-  return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)]
-    .map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
-}
 
 /** Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness services; resolve to its fiber. */
 async function mountRow(row: Row) {

@@ -351,6 +351,8 @@ describe('replay: options', () => {
       '',
       'Options:',
       flagsHelp(32),
+      '  --config FILE                 the config from a dsh profile\'s cordis.patch.yml, or a YAML or JSON',
+      '                                config object; the flags above override its keys',
       '  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops',
       '  --suggest                     compare a few configs on the same sessions and recommend one',
       '  --top N                       detail the N sessions that looped most (default 10)',

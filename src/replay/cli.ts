@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, Scorer, type Labels } from './labels.ts'
+import { configFile } from './profile.ts'
 import { printable, render } from './render.ts'
 import { transcribe, type Transcript } from './log.ts'
 import { addToTotals, emptyTotals, looped, marks, report, type SessionReport } from './report.ts'
@@ -34,6 +35,8 @@ the ones recorded.
 
 Options:
 ${flagsHelp(32)}
+  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
+                                config object; the flags above override its keys
   --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
   --suggest                     compare a few configs on the same sessions and recommend one
   --top N                       detail the N sessions that looped most (default 10)
@@ -47,6 +50,10 @@ call no log has, 2 for bad options or a bad labels file.`
 /** What the command line asks for. */
 interface Request {
   config: Config
+  /** The config keys the flags set, which override the config file's. */
+  flags: Partial<Record<keyof Config, unknown>>
+  /** With `--config`: the file the config comes from. */
+  configFile: string | undefined
   paths: string[]
   /** The labels file, with `--labels`. */
   labels: string | undefined
@@ -69,7 +76,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out(`${USAGE}\n`)
     return 0
   }
-  const { config, paths, json, suggest, top } = request
+  const { paths, json, suggest, top } = request
+  let { config } = request
+  if (request.configFile !== undefined) {
+    const loaded = await loadConfig(request.configFile, request.flags)
+    if (typeof loaded === 'string') {
+      io.err(`${name} replay: ${printable(loaded)}\n`)
+      return 2
+    }
+    config = loaded
+  }
   let labels: Labels | undefined
   if (request.labels !== undefined) {
     const loaded = await loadLabels(request.labels)
@@ -140,6 +156,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
   return errors.length > 0 ? 1 : 0
 }
 
+/** The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a text saying what is wrong when it cannot be used. */
+async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
+  // The plugin's own messages start with its name, which the line already carries.
+  const why = (error: unknown) => reason(error).replace(`${name}: `, '')
+  let raw: Record<string, unknown>
+  try {
+    raw = await configFile(file)
+    Config(raw as Partial<Config>)
+  } catch (error) {
+    return `${file}: ${why(error)}`
+  }
+  try {
+    return Config({ ...raw, ...flags } as Partial<Config>)
+  } catch (error) {
+    return `${file}, with the flags given: ${why(error)}`
+  }
+}
+
 /** Read and check a labels file; a text saying what is wrong when it cannot be used. */
 async function loadLabels(file: string): Promise<Labels | string> {
   let text: string
@@ -186,6 +220,7 @@ function parse(argv: string[]): Request | undefined {
     allowPositionals: true,
     options: {
       ...configOptions,
+      config: { type: 'string' },
       labels: { type: 'string' },
       suggest: { type: 'boolean', default: false },
       top: { type: 'string' },
@@ -201,8 +236,10 @@ function parse(argv: string[]): Request | undefined {
   if (values.all && values.top !== undefined) throw new Error(`${name}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
   if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${name}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
-  const config = Config(configFromFlags(values) as Partial<Config>)
-  return { config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
+  const flags = configFromFlags(values)
+  // Judged alone first, so that a bad flag is named as such even beside a config file.
+  const config = Config(flags as Partial<Config>)
+  return { config, flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
 }
 
 /** Parse a command line, naming the plugin in any error `parseArgs` raises. */

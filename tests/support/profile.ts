@@ -3,7 +3,7 @@
  * code: the base bundle's patch (a copy of dsh-base 0.1.0-rc.8 in
  * tests/fixtures), then a user's layer written to a profile's `cordis.patch.yml`.
  */
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
 import { scratch } from '../../support/scratch.ts'
@@ -29,4 +29,11 @@ export function row(rows: readonly Row[], id: string): Row {
   const found = rows.find((r) => r.id === id)
   if (found === undefined) throw new Error(`no row ${id} in the composed profile`)
   return found
+}
+
+/** Every `cordis.patch.yml` snippet `file` (a README) shows a dsh user, in order, taken back to column 0. */
+export async function readmeSnippets(file: string): Promise<string[]> {
+  const text = await readFile(join(import.meta.dirname, '..', '..', file), 'utf8')
+  return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)]
+    .map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
 }

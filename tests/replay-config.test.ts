@@ -1,0 +1,92 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { Config } from '../src/config.ts'
+import { scratch } from '../support/scratch.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { GREP, times, turns } from './support/calls.ts'
+import { compose, readmeSnippets, row } from './support/profile.ts'
+
+/** A file with `text` in a scratch folder removed after the test. */
+async function file(name: string, text: string): Promise<string> {
+  const path = join(await scratch('config'), name)
+  await writeFile(path, text)
+  return path
+}
+
+async function sessions(): Promise<string> {
+  return writeSessions('none', [{ id: 'grep', script: turns(...times(5, GREP)) }])
+}
+
+describe('replay --config: the config a profile runs', () => {
+  it('the README\'s profile patch gives the config dsh\'s own patch layer gives the row', async () => {
+    const [configure] = await readmeSnippets('README.md')
+    const expected = Config(row(await compose(configure!), 'repeat-tool-reminder').config!)
+    const { status, report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', configure!)])
+    expect(status).toBe(0)
+    expect(report.config).toEqual(expected)
+  })
+
+  it('patches apply in order, each replacing the config whole; other rows and inserts are not this plugin\'s', async () => {
+    const patch = [
+      '- id: repeat-tool-reminder',
+      '  config: { thresholds: [4, 6], cycles: true }',
+      '- id: tool-bash',
+      '  config: { thresholds: [9] }',
+      '- insert: [{ id: repeat-tool-reminder, config: { thresholds: [7] } }]',
+      '- id: repeat-tool-reminder',
+      '  config: { thresholds: [2, 4] }',
+      '- id: repeat-tool-reminder',
+      '  disabled: false',
+    ].join('\n')
+    const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', patch)])
+    expect(report.config).toEqual(Config({ thresholds: [2, 4] }))
+    expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([2, 4])
+  })
+
+  it('a profile patch that does not touch this plugin\'s row runs the base row: the defaults', async () => {
+    const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', '- id: tool-bash\n  disabled: true\n')])
+    expect(report.config).toEqual(Config({}))
+  })
+
+  it('a config object in YAML or JSON; the flags override single keys', async () => {
+    const root = await sessions()
+    const yamlFile = await file('guard.yml', 'thresholds: [2, 4]\nresultAware: true\n')
+    expect((await runReplayJson([root, '--config', yamlFile])).report.config).toEqual(Config({ thresholds: [2, 4], resultAware: true }))
+    const jsonFile = await file('guard.json', '{"thresholds": [2, 4], "cycles": true}')
+    const { report } = await runReplayJson([root, '--config', jsonFile, '--thresholds', '3', '--relapse'])
+    expect(report.config).toEqual(Config({ thresholds: [3], cycles: true, relapse: true }))
+  })
+
+  const bad: [string, string, string][] = [
+    ['not YAML', 'thresholds: [2,\n', 'not YAML or JSON: unexpected end of the stream within a flow collection (2:1)'],
+    ['neither an object nor a list', '42\n', 'holds neither a config object nor a list of profile patches (got 42)'],
+    ['empty', '', 'holds neither a config object nor a list of profile patches (got undefined)'],
+    ['a profile that disables the plugin', '- id: repeat-tool-reminder\n  disabled: true\n', 'disables repeat-tool-reminder (disabled: true): that profile runs no guard to replay'],
+    ['a row config that is not an object', '- id: repeat-tool-reminder\n  config: [3, 5]\n', 'patches repeat-tool-reminder with a config that is not an object of options (got [3,5])'],
+    ['a misspelled option', 'threshold: [3]\n', 'unknown option "threshold" (did you mean "thresholds"?)'],
+    ['a bad value', '- id: repeat-tool-reminder\n  config: { thresholds: [1] }\n', 'thresholds must be integers >= 2 (got 1)'],
+  ]
+
+  it.each(bad)('%s: exit 2, the file and what is wrong, nothing replayed', async (_what, text, problem) => {
+    const path = await file('cordis.patch.yml', text)
+    const { status, out, err } = await runReplay(['replay', await sessions(), '--config', path])
+    expect(status).toBe(2)
+    expect(out).toBe('')
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}: ${problem}\n`)
+  })
+
+  it('a file that does not exist', async () => {
+    const path = join(await scratch('config'), 'none.yml')
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}: no such file or directory\n`)
+  })
+
+  it('a file and flags that are fine alone but not together', async () => {
+    const path = await file('guard.yml', 'blockAt: 8\n')
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', path, '--thresholds', '3,5,10'])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}, with the flags given: blockAt must be an integer at or above the last threshold (10) (got 8)\n`)
+  })
+})
