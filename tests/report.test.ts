@@ -88,10 +88,22 @@ describe('one session\'s report', () => {
     expect(report.tools).toEqual([{ tool: 'z_tool', runs: 2, repeatedCalls: 3 }, { tool: 'a_tool', runs: 1, repeatedCalls: 1 }, { tool: 'b_tool', runs: 1, repeatedCalls: 1 }])
   })
 
+  it('loops are stretches of calls each repeating the one before: earlier thresholds keep the baseline\'s loops on other calls', () => {
+    const session = transcribe(events(GREP, GREP, GREP, GREP, GREP, { tool: 'read', args: {} }, { ...GREP, result: 'a' }, { ...GREP, result: 'b' }, { ...GREP, result: 'c' }), [])
+    const baseline = tally(session, Config({}), { baseline: { loops: new Set(), repeated: new Set() } })
+    expect(baseline.reminded).toEqual({ loops: new Set([1, 7]), repeated: new Set([1]) })
+    const earlier = tally(session, Config({ thresholds: [2, 4, 7], resultAware: true }), { baseline: baseline.reminded })
+    expect(earlier.reminded).toEqual({ loops: new Set([1]), repeated: new Set([1]) })
+    expect(earlier.tally).toMatchObject({ baselineLoopsKept: 1, baselineRepeatedLoopsLost: 0 })
+  })
+
   it('a reminder on the last call of an eight-call cycle whose results repeat counts as on repeated results', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
-    const result = tally(transcribe(events(...cycle, ...cycle), []), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }), { baseline: new Set([16]) })
-    expect(result).toEqual({ tally: { reminders: 1, blocks: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, keptBaselineReminders: 1 }, reminders: [16] })
+    const result = tally(transcribe(events(...cycle, ...cycle), []), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }), { baseline: { loops: new Set([16, 3]), repeated: new Set([16, 5]) } })
+    expect(result).toEqual({
+      tally: { reminders: 1, blocks: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 1, baselineRepeatedLoopsLost: 1 },
+      reminded: { loops: new Set([16]), repeated: new Set([16]) },
+    })
   })
 })
 

@@ -149,7 +149,8 @@ describe('replay --suggest: advice from the evidence', () => {
 })
 
 describe('the advice, as pure functions', () => {
-  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, keptBaselineReminders = 1) => ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, keptBaselineReminders })
+  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, baselineLoopsKept = 1, baselineRepeatedLoopsLost = 0) =>
+    ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
   const baseline = Config({})
 
   it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {
@@ -198,11 +199,13 @@ describe('the advice, as pure functions', () => {
     expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
   })
 
-  it('recommends the fewest reminders on changed results among those keeping every one of the baseline\'s on repeated results', () => {
+  it('recommends the fewest reminders on changed results among those reminding every loop the baseline reminded on repeated results', () => {
     const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
       .flatMap((s) => s.recommended ? [s.label] : [])
     expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
-    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c0'])
+    expect(pick(tally(10, 5), tally(9, 0, 0, 1, 1))).toEqual(['c0'])
+    // Fewer reminders on repeated results, but on every loop the baseline reminded: earlier thresholds, say.
+    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c1'])
     expect(pick(tally(10, 5), tally(11, 4))).toEqual(['c1'])
     expect(pick(tally(10, 5), tally(10, 5))).toEqual(['c0'])
     expect(pick(tally(10, 5), tally(10, 1), tally(11, 1))).toEqual(['c2'])
@@ -211,7 +214,7 @@ describe('the advice, as pure functions', () => {
     expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
   })
 
-  it('never recommends a config that keeps none of the baseline\'s reminders, unless the baseline has none', () => {
+  it('never recommends a config that keeps none of the baseline\'s loops, unless the baseline reminded none', () => {
     const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
       .flatMap((s) => s.recommended ? [s.label] : [])
     expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0))).toEqual(['c0'])

@@ -23,8 +23,10 @@ export interface Tally {
   onChangedResults: number
   /** Calls that repeated the call before them, result included, and got no reminder. */
   unremindedLoopCalls: number
-  /** The baseline's reminders this config gives too, on the same calls. */
-  keptBaselineReminders: number
+  /** The loops the baseline reminded (stretches of calls each repeating the one before) that this config reminds too. */
+  baselineLoopsKept: number
+  /** The loops the baseline reminded on a call whose result repeated that this config leaves without a reminder. */
+  baselineRepeatedLoopsLost: number
 }
 
 /** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
@@ -133,23 +135,34 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
 /** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
 const REMIND_EVERY = 3
 
-/** Where the baseline's reminders stood in a session, and the session's labels to score on: what a candidate's tally is set against. */
+/** The loops a config reminded in one session, each named by the call its stretch starts at; and those where a reminded call's result repeated. */
+export interface RemindedLoops {
+  loops: ReadonlySet<number>
+  repeated: ReadonlySet<number>
+}
+
+/** What a candidate's tally on a session is set against: the loops the baseline reminded there, and the session's labels to score on. */
 interface Against {
-  baseline: ReadonlySet<number>
+  baseline: RemindedLoops
   scorer?: { id: string, scorer: Scorer } | undefined
 }
 
 /**
  * How `config` fares on one session: its reminders split by what the model
- * was seeing, the loop calls it leaves unreminded, the baseline's reminders it
- * keeps, and (with a scorer) its score on the session's labels; and the calls
- * its reminders follow.
+ * was seeing, the loop calls it leaves unreminded, the baseline's loops it
+ * keeps and loses, and (with a scorer) its score on the session's labels; and
+ * the loops it reminded. A loop is a stretch of calls each repeating the one
+ * before (as the evidence compares them), so configs whose thresholds differ
+ * are judged on the same loops, not on the same calls.
  */
-export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminders: number[] } {
+export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminded: RemindedLoops } {
   const result = noTally()
   const reminded = new Set<LoggedCall>()
+  const loops = new Set<number>()
+  const repeated = new Set<number>()
   const reminders: number[] = []
   const withheld: number[] = []
+  const starts = stretches(transcript)
   drive(transcript, config, (call, at, seen) => {
     if (seen.withheld !== undefined) {
       result.blocks++
@@ -157,20 +170,36 @@ export function tally(transcript: Transcript, config: Config, against: Against):
     }
     if (seen.reminder === undefined) return
     reminders.push(at)
-    if (against.baseline.has(at)) result.keptBaselineReminders++
     reminded.add(call)
+    loops.add(starts[at - 1]!)
     result.reminders++
-    if (call.repeatsResult) result.onRepeatedResults++
-    else result.onChangedResults++
+    if (call.repeatsResult) {
+      result.onRepeatedResults++
+      repeated.add(starts[at - 1]!)
+    } else {
+      result.onChangedResults++
+    }
   })
   for (const step of transcript.steps) if ('tool' in step && step.repeatsCall && step.repeatsResult && !reminded.has(step)) result.unremindedLoopCalls++
+  for (const start of against.baseline.loops) if (loops.has(start)) result.baselineLoopsKept++
+  for (const start of against.baseline.repeated) if (!loops.has(start)) result.baselineRepeatedLoopsLost++
   against.scorer?.scorer.add(against.scorer.id, transcript.calls, { reminders, withheld })
-  return { tally: result, reminders }
+  return { tally: result, reminded: { loops, repeated } }
+}
+
+/** For every call, 1-based, the call its stretch starts at: a call that repeats the one before it continues that one's stretch. */
+function stretches(transcript: Transcript): number[] {
+  const starts: number[] = []
+  for (const step of transcript.steps) {
+    if (!('tool' in step)) continue
+    starts.push(step.repeatsCall ? starts.at(-1)! : starts.length + 1)
+  }
+  return starts
 }
 
 /** A tally of nothing yet. */
 function noTally(): Tally {
-  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, keptBaselineReminders: 0 }
+  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
 }
 
 /** Add one config's tally on a session to its running total. */
@@ -190,13 +219,13 @@ export async function advise(files: readonly string[], read: (file: string) => P
   for (const file of files) {
     const session = await read(file)
     if (session === undefined) continue
-    let baseline: ReadonlySet<number> = new Set()
+    let baseline: RemindedLoops = { loops: new Set(), repeated: new Set() }
     suggestions.forEach((s, i) => {
       const one = tally(session.transcript, s.config, { baseline, scorer: scorers[i] && { id: session.id, scorer: scorers[i] } })
-      // The baseline comes first: it keeps every one of its own reminders, and the others are set against them.
+      // The baseline comes first: it keeps every one of its own loops, and the others are set against them.
       if (i === 0) {
-        baseline = new Set(one.reminders)
-        one.tally.keptBaselineReminders = one.reminders.length
+        baseline = one.reminded
+        one.tally.baselineLoopsKept = baseline.loops.size
       }
       addTally(s, one.tally)
     })
@@ -225,10 +254,10 @@ export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
 }
 
 /**
- * Mark the recommendation without labels: of the candidates that give at
- * least as many reminders on repeated results as the baseline (a reminder the
+ * Mark the recommendation without labels: of the candidates that remind every
+ * loop the baseline reminded on a call whose result repeated (a reminder the
  * model needed is never traded for quiet elsewhere) and keep at least one of
- * the baseline's reminders when it has any (a config that silences every one
+ * the baseline's loops when it reminded any (a config that silences them all
  * is never advice), the one with the fewest reminders on changed results (then
  * the most on repeated results, then the fewest loop calls left unreminded,
  * then the earlier in the list). The baseline stays recommended unless another
@@ -236,7 +265,7 @@ export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
  */
 export function recommend(suggestions: Suggestion[]): Suggestion[] {
   const [baseline] = suggestions
-  const keeps = (s: Suggestion) => s.onRepeatedResults >= baseline!.onRepeatedResults && (baseline!.reminders === 0 || s.keptBaselineReminders > 0)
+  const keeps = (s: Suggestion) => s.baselineRepeatedLoopsLost === 0 && (baseline!.reminders === 0 || s.baselineLoopsKept > 0)
   let best = baseline!
   for (const s of suggestions) {
     if (!keeps(s)) continue

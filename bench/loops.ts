@@ -1,0 +1,118 @@
+/**
+ * `npm run bench:loops`: configs scored on labeled real loops. For each set in
+ * the loop benchmark folder (`sessions/<set>/` and `labels/<set>.jsonl`, by
+ * default `../shared/loopbench` beside the package; `LOOPBENCH=<folder>` for
+ * another), replays the labeled sessions once and scores the defaults, the
+ * README's recommended dsh config (read from the README's profile patch as
+ * `replay --config` reads it), and the configs `replay --suggest` picks without
+ * labels and with them. Prints a Markdown table per set. Skips, saying so,
+ * where the folder is missing: a clone of the package alone has none.
+ */
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { Config } from '../src/config.ts'
+import { readLabels, Scorer, type Labels, type Score } from '../src/replay/labels.ts'
+import { transcribe, type Transcript } from '../src/replay/log.ts'
+import { configFile } from '../src/replay/profile.ts'
+import { addToTotals, emptyTotals, marks, report } from '../src/replay/report.ts'
+import { discover, LogReader } from '../src/replay/sessions.ts'
+import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/suggest.ts'
+
+const ROOT = resolve(process.env.LOOPBENCH ?? join(import.meta.dirname, '..', '..', 'shared', 'loopbench'))
+
+/** One set's labels and its labeled sessions, each read once. */
+interface LoadedSet {
+  labels: Labels
+  sessions: { id: string, transcript: Transcript }[]
+}
+
+async function load(set: string): Promise<LoadedSet> {
+  const file = join(ROOT, 'labels', `${set}.jsonl`)
+  const labels = readLabels(file, await readFile(file, 'utf8'))
+  const found = await discover([join(ROOT, 'sessions', set)])
+  const reader = new LogReader()
+  const sessions = []
+  try {
+    for (const log of found.files) {
+      const { meta, events } = await reader.read(log)
+      if (labels.sessions.has(meta.id)) sessions.push({ id: meta.id, transcript: transcribe(events, PROSE_ARGUMENTS) })
+    }
+  } finally {
+    await reader.close()
+  }
+  return { labels, sessions }
+}
+
+/** One config's score on a set. */
+function scoreOn(set: LoadedSet, config: Config): Score {
+  const scorer = new Scorer(set.labels)
+  for (const { id, transcript } of set.sessions) scorer.add(id, transcript.calls, marks(report(transcript, config)))
+  return scorer.score()
+}
+
+/** What `--suggest` picks on a set with the defaults as the baseline, without labels and with them. */
+async function picks(set: LoadedSet): Promise<{ unlabeled: Config, labeled: Config, unlabeledLabel: string, labeledLabel: string }> {
+  const baseline = Config({})
+  const total = emptyTotals()
+  const stats: ProgressStats = new Map()
+  for (const { transcript } of set.sessions) {
+    addToTotals(total, report(transcript, baseline))
+    for (const step of transcript.steps) if ('tool' in step) addProgress(stats, step)
+  }
+  const byId = new Map(set.sessions.map((s) => [s.id, s]))
+  const read = async (id: string) => byId.get(id)
+  const ids = [...byId.keys()]
+  const plain = await advise(ids, read, baseline, stats, total.detailedOnRepeatedResults)
+  const scored = await advise(ids, read, baseline, stats, total.detailedOnRepeatedResults, set.labels)
+  const unlabeled = plain.suggestions.find((s) => s.recommended)!
+  const labeled = scored.suggestions.find((s) => s.recommended)!
+  return { unlabeled: unlabeled.config, labeled: labeled.config, unlabeledLabel: unlabeled.label, labeledLabel: labeled.label }
+}
+
+/** The README's recommended config: its first profile patch, read as `replay --config` reads one. */
+async function recommended(): Promise<Config> {
+  const readme = await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8')
+  const [, indent, body] = /```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/.exec(readme)!
+  const dir = await mkdtemp(join(tmpdir(), 'rtr-bench-loops-'))
+  try {
+    const file = join(dir, 'cordis.patch.yml')
+    await writeFile(file, body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
+    return Config(await configFile(file))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+const fixed = (n: number | null) => n === null ? '–' : n.toFixed(2)
+
+async function main(): Promise<void> {
+  let sets: string[]
+  try {
+    sets = (await readdir(join(ROOT, 'labels'))).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort()
+  } catch {
+    console.log(`bench:loops: skipped, no labeled loops at ${ROOT} (set LOOPBENCH to a folder with sessions/ and labels/)`)
+    return
+  }
+  const readme = await recommended()
+  for (const name of sets) {
+    const set = await load(name)
+    const { unlabeled, labeled, unlabeledLabel, labeledLabel } = await picks(set)
+    const configs: [string, Config][] = [
+      ['defaults (= the stock plugin)', Config({})],
+      ['the README\'s recommended config', readme],
+      [`--suggest without labels: ${unlabeledLabel}`, unlabeled],
+      [`--suggest with labels: ${labeledLabel}`, labeled],
+    ]
+    const { episodes } = scoreOn(set, Config({}))
+    console.log(`\n${name}: ${set.sessions.length} labeled sessions; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear\n`)
+    console.log('| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency |')
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+    for (const [label, config] of configs) {
+      const s = scoreOn(set, config)
+      console.log(`| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} |`)
+    }
+  }
+}
+
+await main()
