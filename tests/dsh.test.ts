@@ -58,17 +58,17 @@ describe('in dsh, by the README', () => {
     const { root, fiber } = await mountRow(row)
     await fiber.await()
     expect(fiber.config).toEqual(Reminder.Config(row.config!))
-    expect(fiber.config).toMatchObject({ thresholds: [3, 5, 8], resultAware: true, cycles: true })
+    expect(fiber.config).toMatchObject({ thresholds: [2, 4, 7], resultAware: true, cycles: true, relapse: false })
 
     registerContentTools(root)
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(3, { name: 'grep', args: { pattern: 'x' } })))
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-profile'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'go')
-    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[3, source('grep × 3')]])
+    expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[2, source('grep × 2')]])
     await root.fiber.dispose()
   })
 
-  it('the recommended config, with dsh\'s bash tool: a reworded re-run of a long failing command is reminded, its relapse gets the detailed reminder, and replay reproduces both', async () => {
+  it('the recommended config, with dsh\'s bash tool: a reworded re-run of a long failing command is reminded from its second run, a run between edits that changes the output is not, and replay reproduces both', async () => {
     const [configure] = await readmeSnippets('README.md')
     const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
     const { root, fiber } = await mountRow(row)
@@ -78,23 +78,25 @@ describe('in dsh, by the README', () => {
     const sessions = await scratch('sessions')
     await root.plugin(JsonlSessionPersistence, { root: sessions, compression: 'none' })
     const command = 'seq 1 20000; exit 1'
-    const bash = (description: string): ScriptedCall => ({ name: 'bash', args: { command, description } })
-    const script = [bash('Run the tests'), bash('Run the tests again'), bash('Re-run from project root'), { name: 'read_file', args: { path: 'test.py' } }, bash('Run tests once more'), bash('Check the tests')]
+    const counter = join(sessions, 'runs')
+    // Prints one more line each time: the same command, with a new result each run.
+    const changing = `echo x >> '${counter}'; wc -l < '${counter}'`
+    const bash = (c: string, description: string): ScriptedCall => ({ name: 'bash', args: { command: c, description } })
+    const script = [bash(command, 'Run the tests'), bash(command, 'Run the tests again'), bash(command, 'Re-run from project root'), bash(command, 'Run tests once more'),
+      bash(changing, 'Count'), bash(changing, 'Count again'), bash(changing, 'Count once more')]
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-bash'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'make the tests pass')
     expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [3, shortReminder(true, { omitted: ['description'] })],
-      [6, detailedReminder('bash', 5, JSON.stringify({ command }), true, { omitted: ['description'], resumed: true })],
+      [2, shortReminder(true, { omitted: ['description'] })],
+      [4, detailedReminder('bash', 4, JSON.stringify({ command }), true, { omitted: ['description'] })],
     ])
     await root.fiber.dispose()
 
-    const config = fiber.config as Reminder.Config
-    const flags = ['--thresholds', config.thresholds.join(','), '--ignore-arguments', config.ignoreArguments.join(','), '--result-aware', '--relapse', '--cycles']
-    const [session] = (await runReplayJson([sessions, ...flags])).report.sessions
+    const [session] = (await runReplayJson([sessions, '--config', await profileFile(configure!)])).report.sessions
     expect(session!.recordedReminders).toEqual([
-      { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'relapsed', repeatedResult: true },
-      { afterCall: 6, summary: 'bash × 5', kind: 'later', effect: 'ended', repeatedResult: true },
+      { afterCall: 2, summary: 'bash × 2', kind: 'first', effect: 'repeated', repeatedResult: true },
+      { afterCall: 4, summary: 'bash × 4', kind: 'later', effect: 'changed', repeatedResult: true },
     ])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })
@@ -113,3 +115,10 @@ describe('in dsh, by the README', () => {
     expect(row).toMatchObject({ name: packageName, disabled: true })
   })
 })
+
+/** A profile's `cordis.patch.yml` holding `text`, in a scratch folder removed after the test. */
+async function profileFile(text: string): Promise<string> {
+  const file = join(await scratch('profile'), 'cordis.patch.yml')
+  await writeFile(file, text)
+  return file
+}

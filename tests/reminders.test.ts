@@ -30,6 +30,8 @@ describe('thresholds', () => {
     const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
     expect(quoted).toContain(cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'))
     expect(quoted).toContain(withheldFeedback(['<tool>'], count))
+    expect(quoted).toContain(shortPollReminder('<job id>'))
+    expect(quoted).toContain(detailedPollReminder('<job id>', count, '<canonical arguments>'))
   })
 
   it('the texts, word for word', () => {

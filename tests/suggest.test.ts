@@ -95,7 +95,7 @@ describe('replay --suggest: advice from the evidence', () => {
       '    remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)          5                    2                   3                      3         0',
       '',
       'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on',
-      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated',
+      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results',
       '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
       '  - id: repeat-tool-reminder',
       '    config:',
@@ -143,7 +143,7 @@ describe('replay --suggest: advice from the evidence', () => {
   it('when nothing does better, the config given stays recommended', async () => {
     const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: tools }])
     const { out } = await runReplay(['replay', root, '--suggest', '--result-aware'])
-    expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results\n')
+    expect(out).toContain('recommended (*): keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results\n')
     expect(out).toContain('  * the config given (baseline)')
   })
 })

@@ -177,8 +177,8 @@ function advice({ suggestions, escalation }: Advice): string[] {
   const why = scored
     ? `${chosen.baseline ? 'keep the config given' : printable(chosen.label)}: the highest F1 on the labeled loops`
     : chosen.baseline
-      ? 'keep the config given: no candidate drops reminders on changed results while keeping every one on repeated results'
-      : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), keeping every one on calls whose result repeated`
+      ? 'keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results'
+      : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results`
   const { followed, of } = escalation
   const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
   const escalating = of === 0
