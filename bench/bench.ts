@@ -170,9 +170,12 @@ interface OptIn {
 
 /**
  * The opt-ins that compare more than the arguments as written: a 1 MB call
- * whose UI-only description is reworded each time (`ignoreArguments`), and an
+ * whose UI-only description is reworded each time (`ignoreArguments`), an
  * identical 1 MB result whose spill notice names a new file each time
- * (`resultAware`). Each guard's cost over no guard, in interleaved rounds.
+ * (`resultAware`), and 1 MB reads of a job still running, compared as a busy
+ * poll (`job_output`, by the job's status) and, for the same results, as any
+ * other tool's (by their content). Each guard's cost over no guard, in
+ * interleaved rounds.
  */
 async function optIns() {
   const content = `const s = "a\\t\\"quoted\\""\n`.repeat(1_000_000 / 30)
@@ -181,6 +184,8 @@ async function optIns() {
     value: [],
     content: [{ type: 'text', text: `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. Use read with offset/limit, or grep this path to search within it.)` }],
   })
+  // Equal texts, each a string of its own, as every read brings: comparing them is a full comparison.
+  const running = Array.from({ length: COPIES }, () => Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: [content, '[status: running]'].join('\n') }] }))
   const list: OptIn[] = [
     {
       label: '1 MB identical, description reworded (ignoreArguments)',
@@ -195,6 +200,20 @@ async function optIns() {
       calls: [call('bash', { command: 'npm test', description: 'Run the tests' })],
       results: Array.from({ length: COPIES }, (_, i) => spilled(i)),
       stringified: spilled(0).content,
+    },
+    {
+      label: '1 MB read of a job still running (resultAware, job_output: a busy poll)',
+      config: { resultAware: true },
+      calls: [call('job_output', { job_id: 'bash-1' })],
+      results: running,
+      stringified: running[0]!.content,
+    },
+    {
+      label: 'the same 1 MB read by another tool (resultAware, compared by content)',
+      config: { resultAware: true },
+      calls: [call('read_output', { job_id: 'bash-1' })],
+      results: running,
+      stringified: running[0]!.content,
     },
   ]
   const rows = []
