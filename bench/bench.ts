@@ -9,7 +9,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { scopeTarget } from '@deepseek-ai/dsh-scope'
-import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import type { PostToolDecision, PreToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
 import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
@@ -27,6 +27,8 @@ interface Subject {
   label: string
   plugin?: object
   config?: object
+  /** Dispatch `tools/pre-execute` before `tools/post-execute`, as the registry does for every call: for the subject that listens to both. */
+  pre?: true
 }
 
 /** A subject booted in its own harness context, with one live agent. */
@@ -58,10 +60,13 @@ const SUBJECTS: Subject[] = [
   { label: 'stock', plugin: Stock },
   { label: 'this package', plugin: Reminder },
   { label: 'this package, cycles + resultAware', plugin: Reminder, config: { cycles: true, resultAware: true } },
+  // A blockAt no run reaches: every call gets the pre-execute check, none is withheld.
+  { label: 'this package, blockAt (pre- and post-execute)', plugin: Reminder, config: { blockAt: 1_000_000_000 }, pre: true },
 ]
 
 const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: 'ok' }] })
 const ACCEPT = (): Promise<PostToolDecision> => Promise.resolve({ kind: 'accept' })
+const ALLOW = (): Promise<PreToolDecision> => Promise.resolve({ kind: 'allow' })
 
 function workloads(): Workload[] {
   const small = { pattern: 'TODO\\(.*\\)', path: 'packages/guard/src', glob: '**/*.ts', caseSensitive: false }
@@ -109,9 +114,18 @@ function pass(ctx: Context, exec: ToolExecution, result = RESULT): Promise<PostT
   return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/post-execute', exec, result, ACCEPT)
 }
 
+/** One `tools/pre-execute` pass, dispatched as the registry dispatches it. */
+function prePass(ctx: Context, exec: ToolExecution): Promise<PreToolDecision> {
+  return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/pre-execute', exec, ALLOW)
+}
+
 async function sample(mounted: Mounted, execs: ToolExecution[], n: number, results: readonly ToolExecutionResult[] = [RESULT]): Promise<number> {
   const start = performance.now()
-  for (let i = 0; i < n; i++) await pass(mounted.ctx, execs[i % execs.length]!, results[i % results.length])
+  for (let i = 0; i < n; i++) {
+    const exec = execs[i % execs.length]!
+    if (mounted.subject.pre) await prePass(mounted.ctx, exec)
+    await pass(mounted.ctx, exec, results[i % results.length])
+  }
   return (performance.now() - start) * 1e6 / n
 }
 
@@ -154,6 +168,7 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
     stock: cost(2),
     ours: cost(3),
     optIn: cost(4),
+    blockAt: cost(5),
     stringify: median(perRound.map((ns) => ns.at(-1)!)),
   }
 }
@@ -280,10 +295,10 @@ async function main() {
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
   for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
-  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | this guard over pass-through | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify | this guard, cycles + resultAware |')
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | this guard over pass-through | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify | this guard, cycles + resultAware | this guard, blockAt (pre- and post-execute) |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows) {
-    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), format(r.ours - r.passThrough), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`, format(r.optIn)]
+    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), format(r.ours - r.passThrough), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`, format(r.optIn), format(r.blockAt)]
     console.log(`| ${cells.join(' | ')} |`)
   }
   for (const m of mounted) await m.ctx.fiber.dispose()

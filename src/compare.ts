@@ -1,16 +1,17 @@
 /**
  * How two calls are compared under a config, in one place: which tools are
  * tracked, when two calls are the same call (the tool and its arguments, the
- * `ignoreArguments` entries left out), and when their outcomes are the same
- * (`resultAware`: the result as `results.ts` reads it). The live guard, replay's
- * transcript and its effects all ask this module, so a notion of "the same" is
- * written once. Builds its filters once per config; never throws on any value.
+ * `ignoreArguments` entries left out), and which outcome a call has to compare
+ * (`resultAware`: the result as `results.ts` reads it, whose `sameOutcome` says
+ * when two are the same). The live guard, replay's transcript and its effects
+ * all ask this module, so a notion of "the same" is written once. Builds its
+ * filters once per config; never throws on any value.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { canonical, sameArguments } from './arguments.ts'
 import type { Config } from './config.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
-import { outcome, sameOutcome, type Outcome } from './results.ts'
+import { outcome, type Outcome } from './results.ts'
 
 /** One call as it is compared. */
 export interface Call {
@@ -34,12 +35,12 @@ export interface Comparison {
   tracked(tool: string): boolean
   /** The top-level arguments calls to `tool` are compared without. */
   ignored(tool: string): readonly string[]
+  /** Whether calls to `tool` are compared by their outcomes too (`resultAware`). */
+  comparesOutcome(tool: string): boolean
   /** A call as compared: its outcome taken from `result` only when its tool compares outcomes. */
   call(tool: string, args: unknown, result: Result): Call
   /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
   sameCall(a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>): boolean
-  /** Whether two calls are the same call with the same outcome. */
-  same(a: Call, b: Call): boolean
   /** A text that two calls share exactly when they are the same call. */
   key(call: Omit<Call, 'outcome'>): string
 }
@@ -64,9 +65,9 @@ export function comparison(config: ComparedBy): Comparison {
   return {
     tracked,
     ignored,
+    comparesOutcome: resultAware,
     call: (tool, args, result) => ({ tool, args, ignored: ignored(tool), outcome: resultAware(tool) ? outcome(tool, args, result.isError, result.content) : undefined }),
     sameCall,
-    same: (a, b) => sameCall(a, b) && sameOutcome(a.outcome, b.outcome),
     key: (call) => `${call.tool}\n${canonical(call.args, call.ignored)}`,
   }
 }

@@ -34,7 +34,7 @@ export interface Config {
   maxCyclePeriod: number
   /** Opt-in: past the last threshold, a detailed reminder again every this many repeats; 0 stays silent. */
   remindEvery: number
-  /** Opt-in: from this run length on, every further call of the run is blocked; 0 never blocks. */
+  /** Opt-in: from this run length on, every further call of the run is withheld, denied before it runs where its result does not decide the run; 0 never withholds. */
   blockAt: number
 }
 
@@ -66,7 +66,7 @@ export const fields = Schema.object({
   remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
     'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
   blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
-    'From this length on (an integer at or above the last threshold), withhold the result of every further call of the run or cycle: the model gets feedback instead of the result. The call has already run. 0 never withholds.'),
+    'From this length on (an integer at or above the last threshold), withhold every further call of the run or cycle: the model gets feedback instead of the result. The call is denied before it runs, unless its tool compares results (resultAware), which decide whether the run goes on: that call runs, and its result is withheld. 0 never withholds.'),
 })
 
 /** The option names, in the order the schema lists them. */

@@ -12,6 +12,7 @@ import { comparison, type Call } from './compare.ts'
 import type { Config } from './config.ts'
 import { argumentsPreview, isRecord, preview } from './arguments.ts'
 import { reminder, withheldResult } from './reminders.ts'
+import { sameOutcome } from './results.ts'
 
 export type { Call }
 
@@ -22,6 +23,9 @@ export type { Call }
  * at its 4th, 6th and 9th read.
  */
 export const FAIR_POLLS = 2
+
+/** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
+const NO_RESULT = { isError: false, content: [] }
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
 export const RELAPSE_MEMORY = 8
@@ -49,10 +53,19 @@ export interface Observation {
   withheld: ContentBlock[] | undefined
 }
 
-/** The guard: what the plugin's two listeners call, and what `replay` drives. */
+/** The guard: what the plugin's listeners call, and what `replay` drives. */
 export interface Guard {
   /** One `tools/post-execute` pass; undefined when the call is ignored (no agent, dispatched by a tool, or untracked). */
   observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined
+  /**
+   * One `tools/pre-execute` pass, with `blockAt`: the reason to deny a call
+   * that `observe` will certainly withhold, so that it never runs; undefined
+   * otherwise. Certain means its tool's outcomes are not compared
+   * (`resultAware`): where the result decides whether the run goes on, the
+   * call runs and is judged after. It changes nothing of the agent's state:
+   * `observe` still counts the call when `tools/post-execute` sees it.
+   */
+  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>): string | undefined
   /** One `agent/pre-step` pass: a message from the user entering the step clears the agent's runs. */
   step(agent: Agent, messages: readonly UserMessage[]): void
 }
@@ -80,17 +93,20 @@ export function createGuard(config: Config): Guard {
   const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, relapse } = config
   const last = thresholds.at(-1)!
   const compared = comparison(config)
-  const { same } = compared
   const states = new WeakMap<Agent, AgentState>()
+  // With blockAt a call is compared in tools/pre-execute and again in tools/post-execute with the same
+  // argument objects: the answers found for the call in hand are kept until its post-execute pass ends.
+  let pending: { args: unknown, answers: Map<unknown, boolean> } | undefined
+  const sameCall = (a: Call, b: Call): boolean => {
+    if (pending === undefined || pending.args !== b.args) return compared.sameCall(a, b)
+    let answer = pending.answers.get(a.args)
+    if (answer === undefined) pending.answers.set(a.args, answer = compared.sameCall(a, b))
+    return answer
+  }
+  const same = (a: Call, b: Call) => sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
-  /** Advance the agent's state with one tracked call; return the state and this call's cycle, if any. */
-  const advance = (agent: Agent, call: Call): [state: AgentState, cycle: Cycle | undefined] => {
-    const state = states.get(agent)
-    if (state === undefined) {
-      const fresh = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
-      states.set(agent, fresh)
-      return [fresh, undefined]
-    }
+  /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
+  const advance = (state: AgentState, call: Call): Cycle | undefined => {
     const identical = same(state.last, call)
     if (identical) {
       state.length++
@@ -103,7 +119,7 @@ export function createGuard(config: Config): Guard {
     }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
     state.last = call
-    return [state, config.cycles ? cycle(state, call, identical) : undefined]
+    return config.cycles ? cycle(state, call, identical) : undefined
   }
 
   /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
@@ -144,31 +160,63 @@ export function createGuard(config: Config): Guard {
 
   const due = (length: number) => thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0)
 
+  /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
+  const judge = (call: Call, { counted, resumed }: AgentState, cycle: Cycle | undefined) => {
+    // The run a reminder or block is about: the cycle when there is one, else the identical run.
+    const current = cycle?.length ?? counted
+    // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
+    const poll = cycle === undefined && call.outcome?.running !== undefined
+    const measured = poll ? current - FAIR_POLLS + 1 : current
+    const remind = (cycle?.complete ?? true) && due(measured)
+    const block = blockAt > 0 && measured >= blockAt
+    // Texts are built only when due: most calls need none.
+    const calls = cycle?.calls ?? [call]
+    const text = remind || block
+      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined }
+      : undefined
+    return { measured, remind, block, text }
+  }
+
+  /** The calls `deny` turned away, so that `observe` words their feedback as not run. */
+  const denied = new WeakSet<object>()
+
   return {
     observe(exec, result) {
       const { agent, name: tool, arguments: args } = exec
       if (agent === undefined || exec.parent !== undefined || !compared.tracked(tool)) return undefined
       const call = compared.call(tool, args, result)
-      const [{ length, counted, resumed }, cycle] = advance(agent, call)
-      // The run a reminder or block is about: the cycle when there is one, else the identical run.
-      const current = cycle?.length ?? counted
-      // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
-      const poll = cycle === undefined && call.outcome?.running !== undefined
-      const measured = poll ? current - FAIR_POLLS + 1 : current
-      const remind = (cycle?.complete ?? true) && due(measured)
-      const block = blockAt > 0 && measured >= blockAt
-      // Texts are built only when due: most calls need none.
-      const calls = cycle?.calls ?? [call]
-      const text = remind || block
-        ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(args, cap) : undefined }
-        : undefined
+      let state = states.get(agent)
+      let cycle: Cycle | undefined
+      if (state === undefined) {
+        state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
+        states.set(agent, state)
+      } else {
+        cycle = advance(state, call)
+      }
+      const { measured, remind, block, text } = judge(call, state, cycle)
+      // This call's comparisons are done: nothing of it is kept past this pass.
+      pending = undefined
       return {
-        length,
-        counted,
+        length: state.length,
+        counted: state.counted,
         cycle,
         reminder: remind ? reminder(text!, measured === thresholds[0], cap) : undefined,
-        withheld: block ? withheldResult(text!) : undefined,
+        withheld: block ? withheldResult(text!, !denied.has(exec)) : undefined,
       }
+    },
+    deny(exec) {
+      const { agent, name: tool, arguments: args } = exec
+      if (blockAt === 0 || agent === undefined || exec.parent !== undefined || !compared.tracked(tool) || compared.comparesOutcome(tool)) return undefined
+      const state = states.get(agent)
+      if (state === undefined) return undefined
+      const call = compared.call(tool, args, NO_RESULT)
+      pending = { args, answers: new Map() }
+      // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
+      const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
+      const { block, text } = judge(call, copy, advance(copy, call))
+      if (!block) return undefined
+      denied.add(exec)
+      return (withheldResult(text!, false)[0] as { text: string }).text
     },
     step(agent, messages) {
       if (messages.some((message) => message.source.kind === 'user')) states.delete(agent)
@@ -180,3 +228,4 @@ export function createGuard(config: Config): Guard {
 function jobOf(args: unknown, cap: number): string {
   return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
 }
+

@@ -5,7 +5,9 @@
  * context. This file is the cordis wiring only: one guard, two listeners.
  *
  * By default it never delays, blocks or rewrites a call and never changes a tool
- * result: the model decides what to do next. It never throws into the tool
+ * result: the model decides what to do next. With `blockAt` it withholds the
+ * results of a run that went on too long, and denies, before it runs, a call
+ * whose result it would certainly withhold. It never throws into the tool
  * pipeline.
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -18,7 +20,7 @@ import { createGuard } from './guard.ts'
 
 export { Config, name }
 
-/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets. */
+/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets, and with `blockAt` one `tools/pre-execute` listener that denies a call the guard would withhold anyway. */
 export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
@@ -30,6 +32,16 @@ export function apply(ctx: Context, config: Config): void {
     if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
     return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
   }, options)
+
+  // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
+  if (config.blockAt > 0) {
+    ctx.on('tools/pre-execute', async (exec, next) => {
+      // Every other listener decides first; only a call they allow can be denied here.
+      const decision = await next()
+      const reason = decision.kind === 'allow' ? guard.deny(exec) : undefined
+      return reason === undefined ? decision : { kind: 'deny', reason }
+    }, options)
+  }
 
   ctx.on('agent/pre-step', (payload, next) => {
     guard.step(payload.agent, payload.messages)

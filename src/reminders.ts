@@ -89,15 +89,27 @@ export function detailedPollReminder(job: string, length: number, argumentsPrevi
 /** How every withheld result's feedback begins: what replay recognises one in a log by. */
 export const WITHHELD_PREFIX = `Result withheld by ${name}: `
 
-/** What the model gets instead of a result that `blockAt` withholds. */
-export function withheldFeedback(tools: string[], length: number, sameResults = false, wording: Wording = {}): string {
+/** What the model gets instead of a result that `blockAt` withholds: of a call that ran, or (`ran` false) of one denied before it could. */
+export function withheldFeedback(tools: string[], length: number, sameResults = false, wording: Wording = {}, ran = true): string {
   const same = sameResults ? ' and identical results' : ''
   const what = tools.length === 1
     ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
     : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
   return `${WITHHELD_PREFIX}${what}, and the repeats are making no progress. `
-    + 'The call did run, but its result is not shown again. Do not repeat it with the same arguments: '
+    + (ran ? RAN : NOT_RUN) + ' Do not repeat it with the same arguments: '
     + 'use the results you already have, take a different action or different arguments, or finish.'
+}
+
+/** What the withheld feedback of a call that ran says of it. */
+const RAN = 'The call did run, but its result is not shown again.'
+
+/** What the withheld feedback of a call denied before it ran says of it. */
+const NOT_RUN = 'This time the call was not run, so whatever it does has not happened again.'
+
+/** Whether a withheld feedback text is that of a call denied before it ran; undefined when the text is no withheld feedback. */
+export function deniedBeforeRunning(text: string): boolean | undefined {
+  if (!text.startsWith(WITHHELD_PREFIX)) return undefined
+  return text.includes(NOT_RUN)
 }
 
 /** What the feedback for a withheld read of a job still running says instead. */
@@ -161,10 +173,10 @@ export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserM
   })
 }
 
-/** The feedback blocks that replace a withheld result of `run`. */
-export function withheldResult(run: Loop): ContentBlock[] {
+/** The feedback blocks that replace a withheld result of `run`: of a call that ran, or (`ran` false) of one denied before it could; a busy poll's read always ran. */
+export function withheldResult(run: Loop, ran: boolean): ContentBlock[] {
   const text = run.job === undefined
-    ? withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run))
+    ? withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run), ran)
     : withheldPollFeedback(run.job, run.length, wording(run))
   return [{ type: 'text', text }]
 }

@@ -53,7 +53,7 @@ describe('config', () => {
       ['cycles', 'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its length is the number of complete repetitions.'],
       ['maxCyclePeriod', 'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'],
       ['remindEvery', 'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'],
-      ['blockAt', 'From this length on (an integer at or above the last threshold), withhold the result of every further call of the run or cycle: the model gets feedback instead of the result. The call has already run. 0 never withholds.'],
+      ['blockAt', 'From this length on (an integer at or above the last threshold), withhold every further call of the run or cycle: the model gets feedback instead of the result. The call is denied before it runs, unless its tool compares results (resultAware), which decide whether the run goes on: that call runs, and its result is withheld. 0 never withholds.'],
     ])
     expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
   })

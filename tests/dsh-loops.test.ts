@@ -64,7 +64,7 @@ describe('ignoreArguments', () => {
 
   it('a withheld result names what was left out', async () => {
     const agent = await runAgent(turns(grep('a'), grep('b')), { ignoreArguments: ['grep.note'], thresholds: [2], blockAt: 2 })
-    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 2, false, { omitted: ['note'] })])
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 2, false, { omitted: ['note'] }, false)])
     expect(withheldFeedback(['grep'], 2, false, { omitted: ['note', 'why'] })).toContain('`grep` 2 times in a row with identical arguments (not counting `note`, `why`), and the repeats')
   })
 })
@@ -160,7 +160,7 @@ describe('relapse', () => {
 
   it('blockAt counts the resumed run, and the withheld feedback says it came back', async () => {
     const agent = await runAgent(turns(GREP, GREP, READ, GREP), { relapse: true, thresholds: [2], blockAt: 3 })
-    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 3, false, { resumed: true })])
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 3, false, { resumed: true }, false)])
     expect(withheldFeedback(['grep'], 3, false, { resumed: true })).toContain('you have made this exact call to `grep` 3 times, coming back to it after other calls, with identical arguments, and the repeats')
   })
 

@@ -71,7 +71,7 @@ describe('what followed each recorded reminder', () => {
   it('a withheld result the model keeps hitting: each block repeated past, the last one ended', async () => {
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(...times(7, GREP)) }], { thresholds: [3, 5], blockAt: 5 })
     const { report } = await runReplayJson([root, '--thresholds', '3,5', '--block-at', '5'])
-    expect(report.sessions[0]!.recordedBlocks).toEqual([{ call: 5, effect: 'repeated' }, { call: 6, effect: 'repeated' }, { call: 7, effect: 'ended' }])
+    expect(report.sessions[0]!.recordedBlocks).toEqual([{ call: 5, denied: true, effect: 'repeated' }, { call: 6, denied: true, effect: 'repeated' }, { call: 7, denied: true, effect: 'ended' }])
     expect(report.total.blockEffect).toEqual({ repeated: 2, relapsed: 0, changed: 0, ended: 1 })
     expect(report.total.effects.withheld).toEqual(report.total.blockEffect)
   })

@@ -127,10 +127,10 @@ describe('cycles', () => {
     const agent = await runAgent([...turns(TODO), ...cycle(3, GREP, READ, POLL)], { cycles: true, thresholds: [2], blockAt: 2 })
     const feedback = toolResults(agent).slice(6).map(([, text]) => text)
     expect(feedback).toEqual([
-      withheldFeedback(['grep', 'read_file', 'poll'], 2),
-      withheldFeedback(['grep', 'read_file', 'poll'], 2),
-      withheldFeedback(['grep', 'read_file', 'poll'], 2),
-      withheldFeedback(['grep', 'read_file', 'poll'], 3),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
+      withheldFeedback(['grep', 'read_file', 'poll'], 3, false, {}, false),
     ])
   })
 
@@ -198,13 +198,13 @@ describe('remindEvery', () => {
 })
 
 describe('blockAt', () => {
-  it('from blockAt on, every further call of the run gets a block with feedback; reminders due at the same count still come', async () => {
+  it('from blockAt on, every further call of the run is denied before it runs, with feedback; reminders due at the same count still come', async () => {
     const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
     expect(toolResults(agent)).toEqual([
       [false, 'no match for x'],
       [false, 'no match for x'],
-      [true, withheldFeedback(['grep'], 3)],
-      [true, withheldFeedback(['grep'], 4)],
+      [true, withheldFeedback(['grep'], 3, false, {}, false)],
+      [true, withheldFeedback(['grep'], 4, false, {}, false)],
       [false, 'contents of a.ts'],
     ])
     expect(afterCalls(agent)).toEqual([2, 3])
@@ -214,11 +214,14 @@ describe('blockAt', () => {
     expect(withheldFeedback(['grep'], 8)).toBe('Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row '
       + 'with identical arguments, and the repeats are making no progress. The call did run, but its result is not shown again. '
       + 'Do not repeat it with the same arguments: use the results you already have, take a different action or different arguments, or finish.')
+    expect(withheldFeedback(['grep'], 8, false, {}, false)).toBe('Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row '
+      + 'with identical arguments, and the repeats are making no progress. This time the call was not run, so whatever it does has not happened again. '
+      + 'Do not repeat it with the same arguments: use the results you already have, take a different action or different arguments, or finish.')
     expect(withheldFeedback(['grep', 'read_file'], 8)).toContain('you have repeated the same sequence of calls (grep → read_file) 8 times in a row')
   })
 
-  it('a downstream block or replacement is respected; the reminder still comes first', async () => {
-    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3 })
+  it('after a call that ran (resultAware), a downstream block or replacement is respected; the reminder still comes first', async () => {
+    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3, resultAware: true })
     h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
     const agent = await h.run()
     expect(toolResults(agent)).toEqual([[false, 'redacted'], [false, 'redacted'], [false, 'redacted']])
@@ -228,8 +231,8 @@ describe('blockAt', () => {
   it.each<[string, PostToolDecision, [boolean, string]]>([
     ['a block keeps its own feedback', { kind: 'block', feedback: [{ type: 'text', text: 'denied by policy' }] }, [true, 'denied by policy']],
     ['a replaced value is kept, not turned into a block', { kind: 'accept', value: [{ type: 'text', text: 'kept' }] }, [false, 'kept']],
-  ])('downstream, %s; the reminder still comes', async (_label, decision, result) => {
-    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
+  ])('after a call that ran (resultAware), downstream, %s; the reminder still comes', async (_label, decision, result) => {
+    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2, resultAware: true })
     h.ctx.on('tools/post-execute', async () => decision)
     const agent = await h.run()
     expect(toolResults(agent)).toEqual([result, result])
@@ -248,13 +251,13 @@ describe('blockAt', () => {
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true])
   })
 
-  it('blocks a cycle from blockAt complete repetitions on', async () => {
+  it('blocks a cycle from blockAt complete repetitions on, each call denied before it runs', async () => {
     const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
     expect(toolResults(agent).slice(3)).toEqual([
-      [true, withheldFeedback(['grep', 'read_file'], 2)],
-      [true, withheldFeedback(['grep', 'read_file'], 2)],
-      [true, withheldFeedback(['grep', 'read_file'], 3)],
+      [true, withheldFeedback(['grep', 'read_file'], 2, false, {}, false)],
+      [true, withheldFeedback(['grep', 'read_file'], 2, false, {}, false)],
+      [true, withheldFeedback(['grep', 'read_file'], 3, false, {}, false)],
     ])
   })
 })

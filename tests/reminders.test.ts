@@ -29,7 +29,7 @@ describe('thresholds', () => {
     expect(quoted).toContain(detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>'))
     const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
     expect(quoted).toContain(cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'))
-    expect(quoted).toContain(withheldFeedback(['<tool>'], count))
+    expect(quoted).toContain(withheldFeedback(['<tool>'], count, false, {}, false))
     expect(quoted).toContain(shortPollReminder('<job id>'))
     expect(quoted).toContain(detailedPollReminder('<job id>', count, '<canonical arguments>'))
   })

@@ -17,6 +17,7 @@ const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport 
   configReminders: [{ afterCall: 3, summary: 'grep × 3' }],
   recordedBlocks: [],
   configBlocks: [],
+  configDenied: [],
   cost: { calls: 2, argumentChars: 4, resultChars: 10, responses: 2, inputTokens: 900, outputTokens: 40 },
   ...extra,
 })
@@ -97,12 +98,16 @@ describe('the text report', () => {
       '  reminders with this config: after call 3 (grep × 3)',
       '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
     ].join('\n'))
-    expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
-    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
-    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [{ call: 4, effect: 'repeated' }], configBlocks: [4] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }], configBlocks: [4] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
+    expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [session('f', { recordedBlocks: [{ call: 4, denied: true, effect: 'changed' }], configBlocks: [4, 5], configDenied: [5] })], hidden: 0, advice: undefined }))
+      .toContain('  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n')
+    expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [], hidden: 0, advice: undefined }))
+      .toContain('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)\n')
     expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'first', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
       .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
   })

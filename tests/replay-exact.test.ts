@@ -53,15 +53,17 @@ describe('replay: exact on every log dsh writes', () => {
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // A block the model kept hitting: the same call after each withheld result, until the prompt's calls ran out.
-    expect(session!.recordedBlocks).toEqual([{ call: 8, effect: 'repeated' }, { call: 9, effect: 'repeated' }, { call: 10, effect: 'ended' }])
+    expect(session!.recordedBlocks).toEqual([{ call: 8, denied: false, effect: 'repeated' }, { call: 9, denied: false, effect: 'repeated' }, { call: 10, denied: false, effect: 'ended' }])
     expect(session!.configBlocks).toEqual([8, 9, 10])
+    // Under resultAware the result decides whether the run goes on: these calls ran, and would again.
+    expect(session!.configDenied).toEqual([])
     expect(total).toMatchObject({ recordedBlocks: 3, configBlocks: 3 })
   })
 
   it('blocks in the log are reported next to the ones a config would produce', async () => {
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
     const { out } = await runReplay(['replay', root])
-    expect(out).toContain('  withheld results: 2 in the logs, 0 with this config\n')
-    expect(out).toContain('  withheld in the log: calls 2 (then repeated), 3 (then changed)\n  withheld with this config: none\n')
+    expect(out).toContain('  withheld results: 2 in the logs (2 denied before running), 0 with this config\n')
+    expect(out).toContain('  withheld in the log: calls 2 (not run, then repeated), 3 (not run, then changed)\n  withheld with this config: none\n')
   })
 })

@@ -38,6 +38,7 @@ describe('replay: what the logs say', () => {
       configReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
       recordedBlocks: [],
       configBlocks: [],
+      configDenied: [],
       // The scripted model reports no token usage: the log has none, and the cost says so.
       cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length, responses: 5, inputTokens: null, outputTokens: null },
     })
@@ -83,7 +84,9 @@ describe('replay: what the logs say', () => {
       recordedReminders: 1,
       configReminders: 1,
       recordedBlocks: 0,
+      recordedDenied: 0,
       configBlocks: 0,
+      configDenied: 0,
       effect: { repeated: 0, relapsed: 0, changed: 0, ended: 1 },
       blockEffect: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
       effects: {
@@ -180,7 +183,7 @@ describe('replay: what the logs say', () => {
     const { out } = await runReplay(['replay', root, '--cycles', '--thresholds', '2', '--block-at', '3'])
     expect(out).not.toContain('session calm\n')
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
-    expect(out).toContain('  withheld in the log: none\n  withheld with this config: calls 6\n')
+    expect(out).toContain('  withheld in the log: none\n  withheld with this config: calls 6 (not run)\n')
     expect(out).toMatch(/^total: 2 sessions, 1 with loops\n  8 tool calls, 8 tracked\n  identical runs: 0 \(longest 0\), cycles: 1\n  run lengths: none\n/)
     const all = (await runReplay(['replay', root, '--all', '--cycles'])).out
     expect(all).toContain('every session, most looping first:\n')

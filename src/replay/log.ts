@@ -10,7 +10,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments, isRecord } from '../arguments.ts'
 import { comparison } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
-import { readNotice, WITHHELD_PREFIX, type NoticeKind } from '../reminders.ts'
+import { deniedBeforeRunning, readNotice, type NoticeKind } from '../reminders.ts'
 import { sameOutcome, type Outcome } from '../results.ts'
 
 /** One tool call as the live guard saw it, read from the log. */
@@ -52,6 +52,8 @@ export interface Transcript {
   reminders: LoggedReminder[]
   /** The calls whose results the live guard withheld, 1-based. */
   blocks: number[]
+  /** Of those, the calls it denied before they ran (`blockAt` on a tool whose outcomes are not compared). */
+  denied: number[]
   /** Per model response that made tool calls, in log order: its recorded token usage, or undefined when the log has none. */
   usage: (TokenUsage | undefined)[]
 }
@@ -67,7 +69,7 @@ export interface Transcript {
 export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[]): Transcript {
   // The evidence compares every call's outcome.
   const compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
-  const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], usage: [] }
+  const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], denied: [], usage: [] }
   const made = new Map<string, { tool: string, raw: string }>()
   const responses = new Map<string, number>()
   const answered = new Set<string>()
@@ -115,11 +117,12 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
       const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
       const seen = compared.call(call.tool, args, logged)
       const same = findLast(recent, (c) => compared.sameCall(c, seen))
-      const withheld = logged.isError && isWithheld(logged.content)
-      if (withheld) transcript.blocks.push(transcript.calls)
+      const withheld = logged.isError ? withheldOf(logged.content) : undefined
+      if (withheld !== undefined) transcript.blocks.push(transcript.calls)
+      if (withheld === 'denied') transcript.denied.push(transcript.calls)
       // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
-      const outcome = withheld && same !== undefined ? same.outcome : logged
-      const result = withheld && same !== undefined ? same.compared : seen.outcome!
+      const outcome = withheld !== undefined && same !== undefined ? same.outcome : logged
+      const result = withheld !== undefined && same !== undefined ? same.compared : seen.outcome!
       const current: LoggedCall = {
         ...call,
         args,
@@ -149,9 +152,12 @@ function isUsage(value: unknown): value is TokenUsage {
   return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
 }
 
-function isWithheld(content: readonly ContentBlock[]): boolean {
+/** Whether a result is this plugin's withheld feedback, of a call that ran or of one denied before it could; undefined when it is not. */
+function withheldOf(content: readonly ContentBlock[]): 'ran' | 'denied' | undefined {
   const first = content[0]!
-  return content.length === 1 && first.type === 'text' && typeof first.text === 'string' && first.text.startsWith(WITHHELD_PREFIX)
+  if (content.length !== 1 || first.type !== 'text' || typeof first.text !== 'string') return undefined
+  const denied = deniedBeforeRunning(first.text)
+  return denied === undefined ? undefined : denied ? 'denied' : 'ran'
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {

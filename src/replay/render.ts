@@ -41,7 +41,7 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     ...chart(total.histogram),
     `  tools that loop most: ${tools(total)}`,
     `  reminders: ${total.recordedReminders} in the logs, ${total.configReminders} with this config`,
-    `  withheld results: ${total.recordedBlocks} in the logs, ${total.configBlocks} with this config`,
+    `  withheld results: ${total.recordedBlocks} in the logs${denied(total.recordedDenied)}, ${total.configBlocks} with this config${denied(total.configDenied)}`,
     cost(total),
     ...effects(total),
   ]
@@ -82,11 +82,16 @@ function sessionLines(r: Report): string[] {
     `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
     `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
     ...r.recordedBlocks.length + r.configBlocks.length === 0 ? [] : [
-      `  withheld in the log: ${withheld(r.recordedBlocks.map((b) => `${b.call} (then ${b.effect})`))}`,
-      `  withheld with this config: ${withheld(r.configBlocks.map(String))}`,
+      `  withheld in the log: ${withheld(r.recordedBlocks.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
+      `  withheld with this config: ${withheld(r.configBlocks.map((call) => r.configDenied.includes(call) ? `${call} (not run)` : String(call)))}`,
     ],
     cost(r),
   ]
+}
+
+/** How many of the withheld results were of calls denied before they ran, when any were: those calls did not run at all. */
+function denied(n: number): string {
+  return n === 0 ? '' : ` (${n} denied before running)`
 }
 
 /** The first {@link LISTED} items joined, then how many more there are. */

@@ -45,9 +45,10 @@ export interface RecordedReminder extends ReminderReport {
   repeatedResult: boolean
 }
 
-/** A result the live guard withheld (the session's `call`-th), and what the model did next. */
+/** A result the live guard withheld (the session's `call`-th), whether it denied the call before it ran, and what the model did next. */
 export interface RecordedBlock {
   call: number
+  denied: boolean
   effect: Effect
 }
 
@@ -91,6 +92,8 @@ export interface Report {
   recordedBlocks: RecordedBlock[]
   /** Calls whose results the given config withholds (`blockAt`). */
   configBlocks: number[]
+  /** Of those, the calls it denies before they run: they would not run at all. */
+  configDenied: number[]
   cost: LoopCost
 }
 
@@ -126,7 +129,11 @@ export interface Totals {
   recordedReminders: number
   configReminders: number
   recordedBlocks: number
+  /** Of the recorded withheld results, those of calls denied before they ran. */
+  recordedDenied: number
   configBlocks: number
+  /** Of the config's withheld results, those of calls it denies before they run. */
+  configDenied: number
   /** What followed the recorded reminders. */
   effect: EffectCounts
   /** What followed the recorded withheld results. */
@@ -171,7 +178,7 @@ export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
   const tracked: { at: number, call: LoggedCall }[] = []
   const cost = new Cost(transcript)
-  const { ignored } = comparison(config)
+  const { ignored, comparesOutcome } = comparison(config)
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
@@ -199,7 +206,11 @@ export function report(transcript: Transcript, config: Config): Report {
       cost.add(call)
     }
     if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
-    if (seen.withheld !== undefined) result.configBlocks.push(at)
+    if (seen.withheld !== undefined) {
+      result.configBlocks.push(at)
+      // The live guard denies such a call before it runs unless its result decides whether the run goes on.
+      if (!comparesOutcome(call.tool)) result.configDenied.push(at)
+    }
   })
   close(result, run)
   if (cycle !== undefined) result.cycles.push(cycle)
@@ -274,8 +285,9 @@ function empty(transcript: Transcript, config: Config): Report {
     tools: [],
     recordedReminders: transcript.reminders.map((r, i) => ({ afterCall: r.afterCall, summary: r.summary, kind: r.kind, ...followed.reminders[i]! })),
     configReminders: [],
-    recordedBlocks: transcript.blocks.map((call, i) => ({ call, effect: followed.blocks[i]! })),
+    recordedBlocks: transcript.blocks.map((call, i) => ({ call, denied: transcript.denied.includes(call), effect: followed.blocks[i]! })),
     configBlocks: [],
+    configDenied: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },
   }
 }
@@ -295,7 +307,9 @@ export function emptyTotals(): Totals {
     recordedReminders: 0,
     configReminders: 0,
     recordedBlocks: 0,
+    recordedDenied: 0,
     configBlocks: 0,
+    configDenied: 0,
     effect: noEffects(),
     blockEffect: noEffects(),
     effects: { first: noEffects(), later: noEffects(), cycle: noEffects(), withheld: noEffects() },
@@ -325,7 +339,9 @@ export function addToTotals(total: Totals, s: Report): void {
   total.recordedReminders += s.recordedReminders.length
   total.configReminders += s.configReminders.length
   total.recordedBlocks += s.recordedBlocks.length
+  total.recordedDenied += s.recordedBlocks.filter((b) => b.denied).length
   total.configBlocks += s.configBlocks.length
+  total.configDenied += s.configDenied.length
   for (const r of s.recordedReminders) {
     total.effect[r.effect]++
     total.effects[r.kind][r.effect]++

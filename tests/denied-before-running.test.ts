@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Config } from '../src/config.ts'
+import { withheldFeedback } from '../src/reminders.ts'
+import { harness, reminders, toolResults } from '../support/harness.ts'
+import type { ScriptedCall } from '../support/model.ts'
+import { scratch } from '../support/scratch.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { bashSuite, mountBash } from './support/dsh-tools.ts'
+import { GREP, times, turns } from './support/calls.ts'
+
+bashSuite()
+
+/** A bash call with a side effect: it appends a line to `file`. */
+const append = (file: string): ScriptedCall => ({ name: 'bash', args: { command: `echo ran >> '${file}'`, description: 'Append a line' } })
+
+async function lines(file: string): Promise<number> {
+  return (await readFile(file, 'utf8')).split('\n').filter((line) => line !== '').length
+}
+
+async function runAppends(n: number, config: Partial<Config>) {
+  const file = join(await scratch('effects'), 'effects.txt')
+  const h = await harness(turns(...times(n, append(file))), config)
+  await mountBash(h.ctx)
+  const agent = await h.run()
+  return { agent, file }
+}
+
+describe('blockAt denies a repeat before it runs, with dsh\'s bash tool as dsh-base composes it', () => {
+  it('a command with a side effect repeated past blockAt ran blockAt − 1 times; the model reads the withheld text as each denied call\'s result', async () => {
+    const { agent, file } = await runAppends(6, { thresholds: [2], blockAt: 3 })
+    expect(await lines(file)).toBe(2)
+    const results = toolResults(agent)
+    expect(results.slice(0, 2)).toEqual([[false, '(no output)'], [false, '(no output)']])
+    expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, false, {}, false)]))
+    expect(reminders(agent).map((r) => r.afterCall)).toEqual([2])
+  })
+
+  it('under resultAware the result decides whether the run goes on: the call runs, and its result is withheld after', async () => {
+    const { agent, file } = await runAppends(4, { thresholds: [2], blockAt: 3, resultAware: true })
+    expect(await lines(file)).toBe(4)
+    expect(toolResults(agent).slice(2)).toEqual([3, 4].map((n) => [true, withheldFeedback(['bash'], n, true)]))
+  })
+
+  it('the log records each denied call with the withheld text; replay reports them as not run, and a config with blockAt as calls it would not run', async () => {
+    const file = join(await scratch('effects'), 'effects.txt')
+    const config = { thresholds: [2], blockAt: 3 }
+    const root = await writeSessions('none', [{ id: 'appends', script: turns(...times(5, append(file))), setup: async (ctx) => { await mountBash(ctx) } }], config)
+    expect(await lines(file)).toBe(2)
+    const log = await readFile(join(root, '_no-cwd', 'appends', 'session.jsonl'), 'utf8')
+    expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
+    const { report } = await runReplayJson([root, '--thresholds', '2', '--block-at', '3'])
+    const [session] = report.sessions
+    expect(session!.recordedBlocks).toEqual([
+      { call: 3, denied: true, effect: 'repeated' },
+      { call: 4, denied: true, effect: 'repeated' },
+      { call: 5, denied: true, effect: 'ended' },
+    ])
+    expect(session!.configBlocks).toEqual([3, 4, 5])
+    expect(session!.configDenied).toEqual([3, 4, 5])
+    expect(report.total).toMatchObject({ recordedBlocks: 3, recordedDenied: 3, configBlocks: 3, configDenied: 3 })
+    const { out } = await runReplay(['replay', root])
+    expect(out).toContain('  withheld results: 3 in the logs (3 denied before running), 0 with this config\n')
+  })
+})
+
+describe('every other listener\'s decision still wins', () => {
+  it('a call another tools/pre-execute listener denies or asks about keeps that decision', async () => {
+    const h = await harness(turns(...times(4, GREP)), { thresholds: [2], blockAt: 2 })
+    let asked = 0
+    h.ctx.on('tools/pre-execute', async (exec, next) => {
+      const decision = await next()
+      if (exec.callId === 'call-3-1') return { kind: 'deny', reason: 'policy says no' }
+      if (exec.callId === 'call-4-1') {
+        asked++
+        return { kind: 'ask', reason: 'confirm' }
+      }
+      return decision
+    })
+    const agent = await h.run()
+    expect(asked).toBe(1)
+    expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true, true, true])
+  })
+
+  it('a listener after this one that denies: its reason stands, not this plugin\'s', async () => {
+    const h = await harness(turns(...times(3, GREP)), { thresholds: [2], blockAt: 2 })
+    const reasons: string[] = []
+    h.ctx.on('tools/pre-execute', async () => ({ kind: 'deny', reason: 'closed for maintenance' }))
+    h.ctx.on('tools/post-execute', async (_exec, result, next) => {
+      reasons.push((result.content[0] as { text: string }).text)
+      return next()
+    }, { prepend: true })
+    await h.run()
+    expect(reasons).toEqual(['Error: closed for maintenance', 'Error: closed for maintenance', 'Error: closed for maintenance'])
+  })
+})
