@@ -101,7 +101,7 @@ describe('one session\'s report', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
     const result = tally(transcribe(events(...cycle, ...cycle), []), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }), { baseline: { loops: new Set([16, 3]), repeated: new Set([16, 5]) } })
     expect(result).toEqual({
-      tally: { reminders: 1, blocks: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 1, baselineRepeatedLoopsLost: 1 },
+      tally: { reminders: 1, blocks: 0, denied: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 1, baselineRepeatedLoopsLost: 1 },
       reminded: { loops: new Set([16]), repeated: new Set([16]) },
     })
   })

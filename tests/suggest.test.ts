@@ -109,20 +109,22 @@ describe('replay --suggest: advice from the evidence', () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => [s.label, s.blocks])).toEqual([
-      ['the config given (baseline)', 1],
-      ['resultAware', 0],
-      ['cycles', 1],
-      ['ignoreArguments: the prose fields', 1],
-      ['relapse', 1],
-      ['exclude scroll_down', 0],
-      ['resultAware for scroll_down only', 0],
-      ['thresholds 5, 7, 10', 0],
-      ['thresholds 2, 4, 7', 1],
-      ['thresholds 2, 4, 7, resultAware', 0],
-      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0],
-      ['remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', 1],
+    expect(suggestions.map((s) => [s.label, s.blocks, s.denied])).toEqual([
+      ['the config given (baseline)', 1, 1],
+      ['resultAware', 0, 0],
+      ['cycles', 1, 1],
+      ['ignoreArguments: the prose fields', 1, 1],
+      ['relapse', 1, 1],
+      ['exclude scroll_down', 0, 0],
+      ['resultAware for scroll_down only', 0, 0],
+      ['thresholds 5, 7, 10', 0, 0],
+      ['thresholds 2, 4, 7', 1, 1],
+      ['thresholds 2, 4, 7, resultAware', 0, 0],
+      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0, 0],
+      ['remindEvery 3 (the same call followed 1 of 1 detailed reminders on repeated results)', 1, 1],
     ])
+    const text = (await runReplay(['replay', root, '--suggest', '--block-at', '8'])).out
+    expect(text.split('\n').find((line) => line.includes('the config given (baseline)'))!.endsWith('  1 (1 not run)')).toBe(true)
     expect(suggestions[7]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
     expect(suggestions[8]!.config).toMatchObject({ thresholds: [2, 4, 7], blockAt: 8 })
   })
@@ -150,7 +152,7 @@ describe('replay --suggest: advice from the evidence', () => {
 
 describe('the advice, as pure functions', () => {
   const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, baselineLoopsKept = 1, baselineRepeatedLoopsLost = 0) =>
-    ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
+    ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, denied: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
   const baseline = Config({})
 
   it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {

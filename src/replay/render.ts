@@ -173,8 +173,8 @@ function advice({ suggestions, escalation }: Advice): string[] {
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
     ...scored
-      ? [String(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), String(s.blocks)]
-      : [s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls, s.blocks].map(String),
+      ? [String(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), withheldCell(s)]
+      : [...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(String), withheldCell(s)],
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `  ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')}`.trimEnd()
@@ -200,6 +200,11 @@ function advice({ suggestions, escalation }: Advice): string[] {
     `recommended (*): ${why}`,
     ...patchSnippet(chosen.config, Config({})).split('\n').map((l) => `  ${printable(l)}`),
   ]
+}
+
+/** A candidate's withheld results, and how many of those calls it denies before they run. */
+function withheldCell(s: Suggestion): string {
+  return s.denied === 0 ? String(s.blocks) : `${s.blocks} (${s.denied} not run)`
 }
 
 function count(n: number, noun: string): string {

@@ -7,6 +7,7 @@
  * repeating; one recommendation, written as a dsh profile patch. It reads the
  * logs through the function it is given and writes nothing.
  */
+import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
 import { counted, type EffectCounts } from './effects.ts'
 import { Scorer, type Labels, type Score } from './labels.ts'
@@ -17,6 +18,8 @@ import { drive } from './report.ts'
 export interface Tally {
   reminders: number
   blocks: number
+  /** Of the blocks, the calls denied before they run: they would not run at all. */
+  denied: number
   /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
   onRepeatedResults: number
   /** Reminders attached to a call whose result differed from the previous identical call's. */
@@ -157,6 +160,7 @@ interface Against {
  */
 export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminded: RemindedLoops } {
   const result = noTally()
+  const compared = comparison(config)
   const reminded = new Set<LoggedCall>()
   const loops = new Set<number>()
   const repeated = new Set<number>()
@@ -166,6 +170,7 @@ export function tally(transcript: Transcript, config: Config, against: Against):
   drive(transcript, config, (call, at, seen) => {
     if (seen.withheld !== undefined) {
       result.blocks++
+      if (!compared.comparesOutcome(call.tool)) result.denied++
       withheld.push(at)
     }
     if (seen.reminder === undefined) return
@@ -199,7 +204,7 @@ function stretches(transcript: Transcript): number[] {
 
 /** A tally of nothing yet. */
 function noTally(): Tally {
-  return { reminders: 0, blocks: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
+  return { reminders: 0, blocks: 0, denied: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
 }
 
 /** Add one config's tally on a session to its running total. */
