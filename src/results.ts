@@ -66,6 +66,12 @@ export function outcome(tool: string, args: unknown, isError: boolean, content: 
   return masked(isError, content)
 }
 
+/** Whether a call reads, with `wait: true`, the job that an earlier non-blocking read of `job_output` read: a poll turned into a wait. */
+export function waitsOn(tool: string, args: unknown, nextTool: string, nextArgs: unknown): boolean {
+  return tool === JOB_READ && nextTool === JOB_READ && isRecord(args) && isRecord(nextArgs)
+    && args.wait !== true && nextArgs.wait === true && nextArgs.job_id === args.job_id
+}
+
 /** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything. */
 export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boolean {
   return a?.waited === undefined && b?.waited === undefined && sameJson(a, b)

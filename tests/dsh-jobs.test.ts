@@ -86,12 +86,14 @@ describe('busy polls of a background job, with dsh\'s bash and job tools as dsh-
 
   it('a session recorded that way replays to the same reminders, and --suggest keeps them', async () => {
     const release = join(await scratch('job'), 'release')
-    const root = await writeSessions('none', [{ id: 'poll', script: poller(release, 7), setup: jobs }], { resultAware: ['job_output'] })
+    const root = await writeSessions('none', [{ id: 'poll', script: poller(release, 6), setup: jobs }], { resultAware: ['job_output'] })
     const { report } = await runReplayJson([root, '--result-aware-tools', 'job_output', '--suggest'])
     const [session] = report.sessions
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 5, summary: 'job_output × 4 (busy poll)' }, { afterCall: 7, summary: 'job_output × 6 (busy poll)' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
-    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult])).toEqual([['first', true], ['later', true]])
+    // The model kept polling after the first reminder, and read the job with wait: true after the second.
+    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([['first', true, 'repeated'], ['later', true, 'waited']])
+    expect(report.total.effects.later.waited).toBe(1)
     const chosen = report.suggestions!.find((s) => s.recommended)!
     expect(chosen.onRepeatedResults).toBeGreaterThanOrEqual(2)
     expect(chosen.onChangedResults).toBe(0)

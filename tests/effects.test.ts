@@ -25,7 +25,7 @@ describe('what followed each recorded reminder', () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
     const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'repeated'], [8, 'later', 'repeated']])
-    expect(report.total.effect).toEqual({ repeated: 3, relapsed: 0, changed: 0, ended: 0 })
+    expect(report.total.effect).toEqual({ repeated: 3, waited: 0, relapsed: 0, changed: 0, ended: 0 })
     expect(report.total.repeatedPast).toEqual([{ tool: 'grep', reminders: 3 }])
   })
 
@@ -34,10 +34,10 @@ describe('what followed each recorded reminder', () => {
     const { report } = await runReplayJson([root])
     expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'changed']])
     expect(report.total.effects).toEqual({
-      first: { repeated: 1, relapsed: 0, changed: 0, ended: 0 },
-      later: { repeated: 0, relapsed: 0, changed: 1, ended: 0 },
-      cycle: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
-      withheld: { repeated: 0, relapsed: 0, changed: 0, ended: 0 },
+      first: { repeated: 1, waited: 0, relapsed: 0, changed: 0, ended: 0 },
+      later: { repeated: 0, waited: 0, relapsed: 0, changed: 1, ended: 0 },
+      cycle: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
+      withheld: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
     })
   })
 
@@ -72,7 +72,7 @@ describe('what followed each recorded reminder', () => {
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(...times(7, GREP)) }], { thresholds: [3, 5], blockAt: 5 })
     const { report } = await runReplayJson([root, '--thresholds', '3,5', '--block-at', '5'])
     expect(report.sessions[0]!.recordedBlocks).toEqual([{ call: 5, denied: true, effect: 'repeated' }, { call: 6, denied: true, effect: 'repeated' }, { call: 7, denied: true, effect: 'ended' }])
-    expect(report.total.blockEffect).toEqual({ repeated: 2, relapsed: 0, changed: 0, ended: 1 })
+    expect(report.total.blockEffect).toEqual({ repeated: 2, waited: 0, relapsed: 0, changed: 0, ended: 1 })
     expect(report.total.effects.withheld).toEqual(report.total.blockEffect)
   })
 
@@ -89,9 +89,9 @@ describe('what followed each recorded reminder', () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
     const { out } = await runReplay(['replay', root])
     expect(out).toContain([
-      '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
-      '    first reminders (2): 2 repeated, 0 relapsed, 0 changed, 0 ended',
-      '    detailed reminders (3): 2 repeated, 0 relapsed, 1 changed, 0 ended',
+      '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+      '    first reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
+      '    detailed reminders (3): 2 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
       '    repeated past most often: grep (4 reminders)',
       '',
     ].join('\n'))

@@ -148,10 +148,10 @@ describe('the text report: did the reminders work', () => {
     // As many reminders as withheld results: the section is still there.
     const out = render({ total: totals({ recordedReminders: 1, recordedBlocks: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
     expect(out).toContain([
-      '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
-      '    first reminders (1): 0 repeated, 0 relapsed, 0 changed, 1 ended',
-      '    cycle reminders (2): 0 repeated, 0 relapsed, 2 changed, 0 ended',
-      '    withheld results (1): 0 repeated, 0 relapsed, 0 changed, 1 ended',
+      '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+      '    first reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
+      '    cycle reminders (2): 0 repeated, 0 waited, 0 relapsed, 2 changed, 0 ended',
+      '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
       '    repeated past most often: none',
       '',
     ].join('\n'))

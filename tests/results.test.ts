@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jobStatus, maskLocators, outcome, sameOutcome } from '../src/results.ts'
+import { jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
 
 const SPILL = (locator: string) => `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
 
@@ -112,5 +112,20 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     expect(outcome('job_output', 'raw', false, text('x\n[status: running]')).running).toBe('running')
     expect(outcome('job_output', { job_id: 'bash-1' }, true, text('x\n[status: running]'))).toEqual({ isError: true, content: text('x\n[status: running]') })
     expect(outcome('bash', { command: 'cat log' }, false, text('x\n[status: running]'))).toEqual({ isError: false, content: text('x\n[status: running]') })
+  })
+})
+
+describe('a poll turned into a wait', () => {
+  it.each<[string, [string, unknown, string, unknown], boolean]>([
+    ['the same job, then with wait: true', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'j', wait: true }], true],
+    ['another job', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'k', wait: true }], false],
+    ['a read that waited already', ['job_output', { job_id: 'j', wait: true }, 'job_output', { job_id: 'j', wait: true }], false],
+    ['a next read that does not wait', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'j' }], false],
+    ['another tool first', ['bash', { job_id: 'j' }, 'job_output', { job_id: 'j', wait: true }], false],
+    ['another tool next', ['job_output', { job_id: 'j' }, 'bash', { job_id: 'j', wait: true }], false],
+    ['arguments that are no object', ['job_output', 'raw', 'job_output', { job_id: 'j', wait: true }], false],
+    ['next arguments that are no object', ['job_output', { job_id: 'j' }, 'job_output', 'raw'], false],
+  ])('%s', (_label, [tool, args, nextTool, nextArgs], expected) => {
+    expect(waitsOn(tool, args, nextTool, nextArgs)).toBe(expected)
   })
 })

@@ -7,16 +7,17 @@
  */
 import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
+import { waitsOn } from '../results.ts'
 import type { LoggedCall, Transcript } from './log.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
-export type Effect = 'repeated' | 'relapsed' | 'changed' | 'ended'
+export type Effect = 'repeated' | 'waited' | 'relapsed' | 'changed' | 'ended'
 
 /** The effects, each word counted. */
 export type EffectCounts = Record<Effect, number>
 
-/** The four effects, in the order reports list them. */
-export const EFFECTS: readonly Effect[] = ['repeated', 'relapsed', 'changed', 'ended']
+/** The effects, in the order reports list them. */
+export const EFFECTS: readonly Effect[] = ['repeated', 'waited', 'relapsed', 'changed', 'ended']
 
 /** How many effects were counted, whatever they were. */
 export function counted(counts: EffectCounts): number {
@@ -25,7 +26,7 @@ export function counted(counts: EffectCounts): number {
 
 /** No effect counted yet. */
 export function noEffects(): EffectCounts {
-  return { repeated: 0, relapsed: 0, changed: 0, ended: 0 }
+  return { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 }
 }
 
 /** One reminder or block waiting for the calls that decide its effect. */
@@ -38,7 +39,7 @@ interface Pending {
   after: number
   effect: Effect | undefined
   /** Set once the next tracked call was another one: now only a come-back decides. */
-  waiting: boolean
+  passed: boolean
 }
 
 /**
@@ -62,13 +63,13 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   /** Placed since the last user message: a user message or the log's end settles what is still open. */
   const segment: Pending[] = []
   /** Markers whose next tracked call was another one, by the key of the call they wait to see again. */
-  const waiting = new Map<string, Pending[]>()
+  const awaiting = new Map<string, Pending[]>()
   const key = (call: LoggedCall) => compared.key(asConfigured(call))
   const settle = () => {
-    for (const p of segment) p.effect ??= p.waiting ? 'changed' : 'ended'
+    for (const p of segment) p.effect ??= p.passed ? 'changed' : 'ended'
     fresh.length = 0
     segment.length = 0
-    waiting.clear()
+    awaiting.clear()
   }
   let at = 0
   for (const step of transcript.steps) {
@@ -78,19 +79,24 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
     }
     at++
     if (compared.tracked(step.tool)) {
-      if (waiting.size > 0) {
+      if (awaiting.size > 0) {
         const seen = key(step)
-        for (const p of waiting.get(seen) ?? []) p.effect = 'relapsed'
+        for (const p of awaiting.get(seen) ?? []) p.effect = 'relapsed'
       }
       for (const p of fresh) {
         if (compared.sameCall(asConfigured(p.target), asConfigured(step))) {
           p.effect = 'repeated'
           continue
         }
-        p.waiting = true
+        // A busy poll's reader that now reads the job with wait: true did what the reminder asked.
+        if (waitsOn(p.target.tool, p.target.args, step.tool, step.args)) {
+          p.effect = 'waited'
+          continue
+        }
+        p.passed = true
         const wanted = key(p.target)
-        const list = waiting.get(wanted)
-        if (list === undefined) waiting.set(wanted, [p])
+        const list = awaiting.get(wanted)
+        if (list === undefined) awaiting.set(wanted, [p])
         else list.push(p)
       }
       fresh.length = 0
@@ -107,7 +113,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
 
 /** The pending effect of the result withheld from `call`, the `at`-th: about that call, and decided by whether it comes again. */
 function withheldAt(call: LoggedCall, at: number): Pending {
-  return { about: call, target: call, after: at, effect: undefined, waiting: false }
+  return { about: call, target: call, after: at, effect: undefined, passed: false }
 }
 
 /** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`). */
@@ -119,5 +125,5 @@ function pending(calls: readonly LoggedCall[], afterCall: number, tools: readonl
   if (at < 0) at = afterCall - 1
   // A cycle goes on with the call that opened its last repetition.
   const about = calls[at]!
-  return { about, target: calls[at - tools.length + 1] ?? about, after: afterCall, effect: undefined, waiting: false }
+  return { about, target: calls[at - tools.length + 1] ?? about, after: afterCall, effect: undefined, passed: false }
 }

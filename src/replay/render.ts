@@ -108,7 +108,7 @@ function effects(total: Totals): string[] {
   })
   const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
   return [
-    '  did the reminders work (what the model did next: the same call again, back to it later, something else, or stopped):',
+    '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
     ...rows,
     `    repeated past most often: ${past.length === 0 ? 'none' : past.join(', ')}`,
   ]
