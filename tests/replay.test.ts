@@ -277,7 +277,7 @@ describe('replay: bad input', () => {
     expect(report.sessions).toEqual([])
   })
 
-  it('a truncated log is read up to what was committed, and left as it is', async () => {
+  it('a truncated log is read up to what was committed, reported as torn, and left as it is', async () => {
     const root = await writeSessions('none', [{ id: 'torn', script: LOOPY }])
     const file = join(root, '_no-cwd', 'torn', 'session.jsonl')
     const text = await readFile(file, 'utf8')
@@ -286,8 +286,8 @@ describe('replay: bad input', () => {
     await truncate(file, Buffer.byteLength(text.slice(0, cut)))
     const before = await snapshot(root)
     const { status, report } = await runReplayJson([file])
-    expect(status).toBe(0)
-    expect(report.sessions[0]).toMatchObject({ toolCalls: 2, runs: [{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 2 }] })
+    expect(status).toBe(1)
+    expect(report.sessions[0]).toMatchObject({ toolCalls: 2, runs: [{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 2 }], torn: { ofBytes: Buffer.byteLength(text.slice(0, cut)) } })
     expect(await snapshot(root)).toEqual(before)
   })
 
@@ -363,8 +363,9 @@ describe('replay: options', () => {
       '  --json                        one JSON document on stdout, every session in it',
       '  --help                        show this help',
       '',
-      'Exit status: 0 when every input was read, 1 when any failed or a label names a',
-      'call no log has, 2 for bad options or a bad labels file.',
+      'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
+      'calls before the tear are reported) or a label names a call no log has, 2 for bad',
+      'options, a bad config file or a bad labels file.',
       '',
     ].join('\n'))
   })

@@ -14,7 +14,7 @@ import { configFile } from './profile.ts'
 import { printable, render } from './render.ts'
 import { transcribe, type Transcript } from './log.ts'
 import { addToTotals, emptyTotals, looped, marks, report, type SessionReport } from './report.ts'
-import { discover, LogReader, reason } from './sessions.ts'
+import { discover, LogReader, reason, type Torn } from './sessions.ts'
 import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from './suggest.ts'
 
 /** Where the command writes, and whether stderr is a terminal that can show progress. */
@@ -44,8 +44,9 @@ ${flagsHelp(32)}
   --json                        one JSON document on stdout, every session in it
   --help                        show this help
 
-Exit status: 0 when every input was read, 1 when any failed or a label names a
-call no log has, 2 for bad options or a bad labels file.`
+Exit status: 0 when every input was read whole, 1 when any failed or was torn (its
+calls before the tear are reported) or a label names a call no log has, 2 for bad
+options, a bad config file or a bad labels file.`
 
 /** What the command line asks for. */
 interface Request {
@@ -125,7 +126,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       const session = await read(file)
       if (session === undefined) continue
-      const one: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...report(session.transcript, config) }
+      const one: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...session.torn === undefined ? {} : { torn: session.torn }, ...report(session.transcript, config) }
+      // A torn log is reported with what it holds, and said out loud: its numbers are a part of the session's.
+      if (session.torn !== undefined) fail(file, tornReason(session.torn, one.toolCalls))
       addToTotals(total, one)
       scorer?.add(one.id, one.toolCalls, marks(one))
       for (const step of session.transcript.steps) if ('tool' in step) addProgress(stats, step)
@@ -190,16 +193,21 @@ async function loadLabels(file: string): Promise<Labels | string> {
 }
 
 /** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */
-async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, transcript: Transcript } | undefined> {
+async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<{ id: string, parent: string | undefined, transcript: Transcript, torn: Torn | undefined } | undefined> {
   try {
-    const { meta, events } = await reader.read(file)
+    const { meta, events, torn } = await reader.read(file)
     // The backend refuses a header without a string id; a parent session it passes through as written.
     if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string') throw new Error('its header names a parent session that is not an id')
-    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments) }
+    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments), torn }
   } catch (error) {
     fail(file, reason(error))
     return undefined
   }
+}
+
+/** What a torn log's report leaves out, as a sentence. */
+function tornReason({ afterBytes, ofBytes }: Torn, calls: number): string {
+  return `torn after ${afterBytes} of its ${ofBytes} bytes, as a crash mid-write leaves a log: replayed the ${calls} tool ${calls === 1 ? 'call' : 'calls'} before the tear; what came after it is not in the report`
 }
 
 /** Keep the `top` sessions that cost most in looping, in that order (ties: the order they were read). */

@@ -12,6 +12,7 @@ import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import type { Marks } from './labels.ts'
+import type { Torn } from './sessions.ts'
 import { readNotice, type NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './log.ts'
 
@@ -102,6 +103,8 @@ export interface SessionReport extends Report {
   file: string
   id: string
   parentSession?: string
+  /** A torn log: how many of its bytes held the calls replayed, of how many. */
+  torn?: Torn
 }
 
 /** Which kind of recorded reminder or withheld result an effect followed. */

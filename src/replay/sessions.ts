@@ -19,6 +19,14 @@ export interface Log {
   file: string
   meta: SessionHeader
   events: readonly SessionEvent[]
+  /** A log whose tail was torn (a crash mid-write): how many of its bytes held the events read, of how many. */
+  torn?: Torn
+}
+
+/** Where a torn log's committed part ends: every complete event before it is read, nothing after. */
+export interface Torn {
+  afterBytes: number
+  ofBytes: number
 }
 
 /** Where a path's logs were found, and what could not be read on the way. */
@@ -98,7 +106,7 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
 
 /** The backend's reader of one stored log, which this module calls directly (see {@link LogReader}). */
 interface PrefixReader {
-  readPrefix(path: string, expectedId: undefined): Promise<{ meta: SessionHeader, events: SessionEvent[] }>
+  readPrefix(path: string, expectedId: undefined): Promise<{ meta: SessionHeader, events: SessionEvent[], tornMarker?: { truncateTo: number } }>
 }
 
 /**
@@ -117,9 +125,11 @@ export class LogReader {
   /** Decode one log file; throws with the backend's reason when it cannot. */
   async read(file: string): Promise<Log> {
     // Checked again right before reading, in case the file was replaced since it was found: only a regular file is ever opened.
-    if (!(await stat(file)).isFile()) throw new Error('not a regular file')
-    const { meta, events } = await (await this.reader(file.endsWith('.zstd') ? 'zstd' : 'none')).readPrefix(file, undefined)
-    return { file, meta, events }
+    const info = await stat(file)
+    if (!info.isFile()) throw new Error('not a regular file')
+    const { meta, events, tornMarker } = await (await this.reader(file.endsWith('.zstd') ? 'zstd' : 'none')).readPrefix(file, undefined)
+    // The backend reads every complete event before a tear (of a zstd log, every complete frame, and what the torn one still yields) and says where it is.
+    return { file, meta, events, ...tornMarker === undefined ? {} : { torn: { afterBytes: tornMarker.truncateTo, ofBytes: info.size } } }
   }
 
   /** Release the backends. */
