@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { LogReader } from '../src/replay/sessions.ts'
+import { LogReader, reason } from '../src/replay/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
@@ -139,8 +139,10 @@ describe('replay: every bad input is contained to itself', () => {
     expect(status).toBe(1)
     expect(err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
-    const direct = await runReplayJson([fifo])
+    const direct = await runReplay(['replay', fifo, '--json'])
     expect(direct.err).toBe(`repeat-tool-reminder replay: ${fifo}: not a regular file\n`)
+    // Every input failed: nothing on stdout, not a document of zeros.
+    expect([direct.status, direct.out]).toEqual([1, ''])
   })
 
   it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not read', async () => {
@@ -215,10 +217,10 @@ describe('replay: every bad input is contained to itself', () => {
     try {
       const { status, err, report } = await runReplayJson([root])
       expect(status).toBe(1)
-      expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: EACCES: permission denied, scandir '${join(root, '_no-cwd', 'b')}'\n`)
+      expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: permission denied: this user may not read it\n`)
       expect(report.sessions.map((s) => s.id)).toEqual(['a'])
       // A folder whose only content cannot be listed: that is the reason, not also "no session log below it".
-      expect((await runReplayJson([only])).err).toBe(`repeat-tool-reminder replay: ${locked}: EACCES: permission denied, scandir '${locked}'\n`)
+      expect((await runReplay(['replay', only])).err).toBe(`repeat-tool-reminder replay: ${locked}: permission denied: this user may not read it\n`)
     } finally {
       process.seteuid!(0)
     }
@@ -234,5 +236,48 @@ describe('replay: every bad input is contained to itself', () => {
     const { status, report } = await runReplayJson([root])
     expect(status).toBe(0)
     expect(report.sessions.map((s) => s.id)).toEqual(['bad', 'good-a', 'good-b'])
+  })
+})
+
+describe('replay: what a path is, said as a sentence', () => {
+  it.each<[string, unknown, string]>([
+    ['a missing path', { code: 'ENOENT', message: "ENOENT: no such file or directory, stat '/x'" }, 'no such file or directory'],
+    ['a folder this user may not list', { code: 'EACCES', message: "EACCES: permission denied, scandir '/x'" }, 'permission denied: this user may not read it'],
+    ['an operation not permitted', { code: 'EPERM', message: 'EPERM: …' }, 'operation not permitted: this user may not read it'],
+    ['a file in the middle of the path', { code: 'ENOTDIR', message: 'ENOTDIR: …' }, 'a part of the path is not a folder'],
+    ['a symlink loop', { code: 'ELOOP', message: 'ELOOP: …' }, 'too many symbolic links in a row'],
+    ['a path too long', { code: 'ENAMETOOLONG', message: 'ENAMETOOLONG: …' }, 'the path is too long'],
+    ['too many open files', { code: 'EMFILE', message: 'EMFILE: …' }, 'too many files open at once'],
+    ['a disk error', { code: 'EIO', message: 'EIO: …' }, 'the disk could not be read (an I/O error)'],
+    ['another file system error', { code: 'EXDEV', message: 'EXDEV: …' }, 'it cannot be read (EXDEV)'],
+    ['an error that is not the file system\'s', { code: 'ERR_SOMETHING', message: 'the backend says no' }, 'the backend says no'],
+    ['an error with no code', new Error('corrupt log'), 'corrupt log'],
+  ])('%s', (_label, error, expected) => {
+    expect(reason(error)).toBe(expected)
+  })
+
+  it.each<[string, string | Buffer, string]>([
+    ['a plain log under another name', '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n{"type":"x"}\n', 'its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session\'s log under that name): rename it'],
+    ['a zstd log under another name', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]), 'its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session\'s log under that name): rename it'],
+    ['one line of JSON that is no header, without a newline', '{"type":"other"}', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    ['text that is not JSON', 'hello\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    ['JSON that is no object', 'null\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    ['three bytes', 'abc', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+  ])('a file of another name: %s', async (_label, content, expected) => {
+    const file = join(await scratch('misnamed'), 'full.jsonl')
+    await writeFile(file, content)
+    const { status, out, err } = await runReplay(['replay', file])
+    expect([status, out]).toEqual([1, ''])
+    expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${expected}\n`)
+  })
+})
+
+describe('replay: a named path that is no regular file and no log', () => {
+  it('a FIFO of another name is not opened to see what it holds: nothing hangs', async () => {
+    const fifo = join(await scratch('fifo'), 'pipe.jsonl')
+    await promisify(execFile)('mkfifo', [fifo])
+    const { status, err } = await runReplay(['replay', fifo])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${fifo}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)\n`)
   })
 })

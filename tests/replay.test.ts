@@ -259,9 +259,9 @@ describe('replay: bad input', () => {
     const root = await writeSessions('none', [{ id: 'future', script: LOOPY }])
     const file = join(root, '_no-cwd', 'future', 'session.jsonl')
     await writeFile(file, (await readFile(file, 'utf8')).replace('"version":0', '"version":7'))
-    const { status, report } = await runReplayJson([file])
-    expect(status).toBe(1)
-    expect(report.errors).toEqual([{ path: file, reason: expect.stringContaining('uses log format v7, but this harness reads only v0') }])
+    const { status, out, err } = await runReplay(['replay', file, '--json'])
+    expect([status, out]).toEqual([1, ''])
+    expect(err).toContain('uses log format v7, but this harness reads only v0')
   })
 
   it('a compressed log with a damaged frame is reported with the backend\'s reason', async () => {
@@ -270,11 +270,9 @@ describe('replay: bad input', () => {
     const bytes = await readFile(file)
     bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
     await writeFile(file, bytes)
-    const { status, report } = await runReplayJson([file])
-    expect(status).toBe(1)
-    expect(report.errors).toHaveLength(1)
-    expect(report.errors[0]!.reason).toMatch(/^corrupt Zstandard session log: frame at byte \d+ failed validation$/)
-    expect(report.sessions).toEqual([])
+    const { status, out, err } = await runReplay(['replay', file, '--json'])
+    expect([status, out]).toEqual([1, ''])
+    expect(err).toMatch(/^repeat-tool-reminder replay: [^\n]+: corrupt Zstandard session log: frame at byte \d+ failed validation\n$/)
   })
 
   it('a truncated log is read up to what was committed, reported as torn, and left as it is', async () => {
@@ -361,7 +359,7 @@ describe('replay: options', () => {
       '  --top N                       detail the N sessions that looped most (default 10)',
       '  --all                         detail every session',
       '  --json                        one JSON document on stdout, every session in it',
-      '  --help                        show this help',
+      '  -h, --help                    show this help',
       '',
       'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
       'calls before the tear are reported) or a label names a call no log has, 2 for bad',
@@ -371,8 +369,11 @@ describe('replay: options', () => {
   })
 
   it.each([
-    [['replay', '/tmp', '--nope'], "repeat-tool-reminder: Unknown option '--nope'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--nope\"\n"],
-    [[], 'repeat-tool-reminder: unknown command ""; try: repeat-tool-reminder replay <path>... (--help for more)\n'],
+    [['replay', '/tmp', '--nope'], 'repeat-tool-reminder: unknown option --nope (--help lists the options)\n'],
+    [['replay', '/tmp', '-x'], 'repeat-tool-reminder: unknown option -x (--help lists the options)\n'],
+    [['replay', '/tmp', '--top'], 'repeat-tool-reminder: --top needs a value (--help lists the options)\n'],
+    [['replay', '/tmp', '--json=yes'], 'repeat-tool-reminder: --json takes no value (--help lists the options)\n'],
+    [[], 'repeat-tool-reminder: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)\n'],
     [['play', '/tmp'], 'repeat-tool-reminder: unknown command "play"; try: repeat-tool-reminder replay <path>... (--help for more)\n'],
     [['replay'], 'repeat-tool-reminder: replay needs at least one session file or sessions root\n'],
     [['replay', '/tmp', '--thresholds', '1'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)\n'],

@@ -42,7 +42,7 @@ ${flagsHelp(32)}
   --top N                       detail the N sessions that looped most (default 10)
   --all                         detail every session
   --json                        one JSON document on stdout, every session in it
-  --help                        show this help
+  -h, --help                    show this help
 
 Exit status: 0 when every input was read whole, 1 when any failed or was torn (its
 calls before the tear are reported) or a label names a call no log has, 2 for bad
@@ -116,7 +116,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const detailed: SessionReport[] = []
   const scorer = labels === undefined ? undefined : new Scorer(labels)
   const progress = io.progress && found.files.length > 5
-  if (json) io.out(`${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [`)
+  // The JSON document opens with the first session read: when every input fails, stdout stays empty.
+  const head = `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [`
   let first = true
   try {
     for (const [order, file] of found.files.entries()) {
@@ -133,7 +134,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       scorer?.add(one.id, one.toolCalls, marks(one))
       for (const step of session.transcript.steps) if ('tool' in step) addProgress(stats, step)
       if (json) {
-        io.out(`${first ? '' : ','}\n${JSON.stringify(one)}`)
+        io.out(`${first ? head : ','}\n${JSON.stringify(one)}`)
         first = false
       } else if (top === Infinity || looped(one)) {
         keep(detailed, one, top)
@@ -144,6 +145,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // Labels that do not fit the logs are reported, and nothing is scored from them.
     const problems = scorer?.problems() ?? []
     for (const problem of problems) fail(labels!.file, problem)
+    // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
+    if (total.sessions === 0) return 1
     const scored = scorer !== undefined && problems.length === 0 ? { file: labels!.file, score: scorer.score(), episodes: scorer.episodes() } : undefined
     // Whatever failed the first time was reported then.
     const advice = suggest ? await advise(found.files, (file) => read(file, () => {}), config, stats, total.detailedOnRepeatedResults, scored && labels) : undefined
@@ -234,12 +237,13 @@ function parse(argv: string[]): Request | undefined {
       top: { type: 'string' },
       all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   }))
   if (values.help) return undefined
   const [verb, ...paths] = positionals
-  if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb ?? '')}; try: repeat-tool-reminder replay <path>... (--help for more)`)
+  if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
+  if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
   if (paths.length === 0) throw new Error(`${name}: replay needs at least one session file or sessions root`)
   if (values.all && values.top !== undefined) throw new Error(`${name}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
@@ -250,11 +254,17 @@ function parse(argv: string[]): Request | undefined {
   return { config, flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
 }
 
-/** Parse a command line, naming the plugin in any error `parseArgs` raises. */
+/** Parse a command line; what `parseArgs` refuses, said as a sentence that names the option and points to the help. */
 function commandLine<T>(read: () => T): T {
   try {
     return read()
   } catch (error) {
-    throw new Error(`${name}: ${(error as Error).message}`)
+    const { message } = error as Error
+    // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
+    const option = /'(-[^' ]+)/.exec(message)?.[1]
+    const why = message.includes('argument missing') ? `${option} needs a value`
+      : message.includes('does not take an argument') ? `${option} takes no value`
+        : `unknown option ${option}`
+    throw new Error(`${name}: ${why} (--help lists the options)`)
   }
 }

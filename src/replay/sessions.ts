@@ -5,7 +5,7 @@
  * by the harness's own JSONL backend, one file at a time, so a bad file costs
  * only itself. Nothing here writes.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { open, readdir, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Context } from '@deepseek-ai/cordis'
@@ -35,10 +35,23 @@ export interface Found {
   errors: { path: string, reason: string }[]
 }
 
-/** Why reading a path failed, in a few words. */
+/** What the file system's error codes mean, as a reader of the report needs it. */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied: this user may not read it',
+  EPERM: 'operation not permitted: this user may not read it',
+  ENOTDIR: 'a part of the path is not a folder',
+  ELOOP: 'too many symbolic links in a row',
+  ENAMETOOLONG: 'the path is too long',
+  EMFILE: 'too many files open at once',
+  EIO: 'the disk could not be read (an I/O error)',
+}
+
+/** Why reading a path failed, in a few words: a file system error by what it means, never Node's message; any other error by its own. */
 export function reason(error: unknown): string {
-  const { code, message } = error as { code?: string, message: string }
-  return code === 'ENOENT' ? 'no such file or directory' : message
+  const { code, message } = error as { code?: unknown, message: string }
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return message
+  return FILE_ERRORS[code] ?? `it cannot be read (${code})`
 }
 
 /**
@@ -71,7 +84,8 @@ export async function discover(paths: readonly string[]): Promise<Found> {
         }
         for (const file of found.sort()) await add(file)
       } else if (!TRANSCRIPTS.has(basename(path))) {
-        errors.push({ path, reason: 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)' })
+        // Only a regular file is ever opened, to see what it holds: a FIFO would never answer.
+        errors.push({ path, reason: info.isFile() ? await misnamed(path) : NOT_A_LOG })
       } else {
         // Anything but a regular file is refused when it is read (see LogReader.read).
         await add(resolve(path))
@@ -81,6 +95,39 @@ export async function discover(paths: readonly string[]): Promise<Found> {
     }
   }
   return { files, errors }
+}
+
+const NOT_A_LOG = 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'
+
+/** The zstd frame magic number, little-endian, that opens every zstd log. */
+const ZSTD_MAGIC = 0xfd2fb528
+
+/** Why a file with another name than a log's is not read: its content is a log under the wrong name, or it is no log. */
+async function misnamed(path: string): Promise<string> {
+  const head = Buffer.alloc(4096)
+  const file = await open(path, 'r')
+  let read: number
+  try {
+    read = (await file.read(head, 0, head.length, 0)).bytesRead
+  } finally {
+    await file.close()
+  }
+  const compression = read >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC ? 'session.jsonl.zstd'
+    : isHeaderLine(head.subarray(0, read)) ? 'session.jsonl' : undefined
+  return compression === undefined
+    ? NOT_A_LOG
+    : `its content looks like a session log, but only a file named ${compression} is read as one (dsh keeps each session's log under that name): rename it`
+}
+
+/** Whether bytes open with a session header line: a JSON object of type "session" on the first line. */
+function isHeaderLine(bytes: Buffer): boolean {
+  const end = bytes.indexOf(0x0a)
+  try {
+    const first: unknown = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8'))
+    return typeof first === 'object' && first !== null && (first as { type?: unknown }).type === 'session'
+  } catch {
+    return false
+  }
 }
 
 /** Collect the logs below `dir`: each entry looked at once, symlinks never followed. */
