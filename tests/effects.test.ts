@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { requestContext } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, READ, times, turns } from './support/calls.ts'
+import { GREP, READ, times, turns, shown } from './support/calls.ts'
 
 
 /** The reminders in the request the model is answering, newest last. */
@@ -89,13 +89,13 @@ describe('what followed each recorded reminder', () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
     const { out } = await runReplay(['replay', root])
     expect(out).toContain([
-      '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+      '  did the reminders work (what the model did next):',
       '    first reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
       '    detailed reminders (3): 2 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
       '    repeated past most often: grep (4 reminders)',
       '',
     ].join('\n'))
-    expect(out).toContain('  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then changed)\n')
+    expect(out).toContain(`${shown('  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then changed)')}\n`)
   })
 })
 
@@ -117,7 +117,7 @@ describe('loops priced in the tokens the log recorded', () => {
     })
     expect(report.total.cost).toMatchObject({ responses: 4, inputTokens: 5000, outputTokens: 90, sessionsWithoutUsage: 0 })
     const { out } = await runReplay(['replay', root])
-    expect(out).toContain(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5000 input and 90 output tokens\n`)
+    expect(out).toContain(`${shown(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5,000 input and 90 output tokens`)}\n`)
   })
 
   it('a log without usage says so, in the session and in the totals beside the sessions that have it', async () => {
@@ -128,8 +128,10 @@ describe('loops priced in the tokens the log recorded', () => {
     const { report } = await runReplayJson([root])
     expect(report.sessions.map((s) => [s.id, s.cost.inputTokens, s.cost.outputTokens])).toEqual([['priced', 1100, 21], ['unpriced', null, null]])
     const { out } = await runReplay(['replay', root])
-    expect(out).toContain('of results; 1 model response using 1100 input and 21 output tokens; token usage not recorded in 1 session\n')
-    expect(out).toContain('of results; token usage not recorded in the log\n')
+    const cost = report.total.cost
+    expect(out).toContain(`${shown(`  cost of looping: ${cost.calls} repeated calls carrying ${cost.argumentChars} characters of arguments and ${cost.resultChars} of results; 1 model response using 1,100 input and 21 output tokens; token usage not recorded in 1 session`)}\n`)
+    const unpriced = report.sessions[1]!.cost
+    expect(out).toContain(`${shown(`  cost of looping: 1 repeated call carrying ${unpriced.argumentChars} characters of arguments and ${unpriced.resultChars} of results; token usage not recorded in the log`)}\n`)
   })
 })
 
@@ -140,11 +142,11 @@ describe('--suggest escalates only on evidence', () => {
     expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
     const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.blocks, s.reminders, s.recommended ?? false])
     expect(listed).toEqual([
-      ['blockAt 10 (the same call followed 2 of 2 detailed reminders on repeated results)', 10, 0, 3, 3, false],
-      ['remindEvery 3 (the same call followed 2 of 2 detailed reminders on repeated results)', 0, 3, 0, 4, true],
+      ['blockAt 10', 10, 0, 3, 3, false],
+      ['remindEvery 3', 0, 3, 0, 4, true],
     ])
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain('\nescalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on\n')
+    expect(out).toContain(`\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`)
   })
 
   it('reminders that worked: it says so and proposes no escalation', async () => {
@@ -153,7 +155,7 @@ describe('--suggest escalates only on evidence', () => {
     expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
     expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain('\nescalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed\n')
+    expect(out).toContain(`\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`)
   })
 
   it('no detailed reminder in the logs is no evidence: nothing is proposed on reminder counts alone', async () => {
@@ -161,7 +163,7 @@ describe('--suggest escalates only on evidence', () => {
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain('\nescalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed\n')
+    expect(out).toContain(`\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`)
   })
 
   it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {

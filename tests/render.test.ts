@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { printable, render } from '../src/replay/render.ts'
+import { shown } from './support/calls.ts'
+import { printable, render, WIDTH, wrap } from '../src/replay/render.ts'
 import { noEffects } from '../src/replay/effects.ts'
 import { readLabels, Scorer } from '../src/replay/labels.ts'
 import { addToTotals, emptyTotals, type SessionReport, type Totals } from '../src/replay/report.ts'
@@ -47,7 +48,7 @@ describe('the text report', () => {
       `      3 │█ 1`,
       `     10 │${'█'.repeat(20)} 20`,
       `    100 │${'█'.repeat(2)} 2`,
-    ].join('\n'))
+    ].map(shown).join('\n'))
   })
 
   it('counts in words: one session, two sessions, one run, one repeated call', () => {
@@ -75,7 +76,7 @@ describe('the text report', () => {
       '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
       '  did the reminders work: no reminder or withheld result in the logs',
       '',
-    ].join('\n'))
+    ].map(shown).join('\n'))
   })
 
   it('ten tools are listed whole; an eleventh is counted', () => {
@@ -97,7 +98,7 @@ describe('the text report', () => {
       '  reminders in the log: none',
       '  reminders with this config: after call 3 (grep × 3)',
       '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
-    ].join('\n'))
+    ].map(shown).join('\n'))
     expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
     expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
@@ -107,7 +108,7 @@ describe('the text report', () => {
     expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [session('f', { recordedBlocks: [{ call: 4, denied: true, effect: 'changed' }], configBlocks: [4, 5], configDenied: [5] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n')
     expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [], hidden: 0, advice: undefined }))
-      .toContain('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)\n')
+      .toContain(`${shown('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)')}\n`)
     expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'first', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
       .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
   })
@@ -119,10 +120,10 @@ describe('the text report, bounded', () => {
     const cycles = Array.from({ length: 11 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
     const reminders = Array.from({ length: 11 }, (_, i) => ({ afterCall: i + 2, summary: 'grep × 2' }))
     const out = render({ total: totals(), sessions: [session('long', { runs, cycles, configReminders: reminders, configBlocks: Array.from({ length: 13 }, (_, i) => i + 1) })], hidden: 0, advice: undefined })
-    expect(out).toContain(`  identical runs: ${runs.slice(0, 10).map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}; and 2 more\n`)
+    expect(out).toContain(`${shown(`  identical runs: ${runs.slice(0, 10).map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}; and 2 more`)}\n`)
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain('  and 1 more cycle\n')
-    expect(out).toContain(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more\n`)
+    expect(out).toContain(`${shown(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more`)}\n`)
     expect(out).toContain('  withheld with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
   })
 
@@ -131,14 +132,14 @@ describe('the text report, bounded', () => {
     const cycles = Array.from({ length: 10 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
     const out = render({ total: totals(), sessions: [session('ten', { runs, cycles })], hidden: 0, advice: undefined })
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
-    expect(out).toContain(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}\n  cycle: `)
+    expect(out).toContain(`${shown(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}`)}\n  cycle: `)
     expect(out).not.toContain('more')
   })
 
   it('the tools repeated past most: ten, most reminders first', () => {
     const repeatedPast = Array.from({ length: 11 }, (_, i) => ({ tool: `t${i}`, reminders: 20 - i }))
     const out = render({ total: totals({ recordedReminders: 1, effects: { ...totals().effects, first: { ...noEffects(), repeated: 1 } }, repeatedPast }), sessions: [], hidden: 0, advice: undefined })
-    expect(out).toContain(`    repeated past most often: ${repeatedPast.slice(0, 10).map((t) => `${t.tool} (${t.reminders} reminders)`).join(', ')}\n`)
+    expect(out).toContain(`${shown(`    repeated past most often: ${repeatedPast.slice(0, 10).map((t) => `${t.tool} (${t.reminders} reminders)`).join(', ')}`)}\n`)
   })
 })
 
@@ -148,13 +149,13 @@ describe('the text report: did the reminders work', () => {
     // As many reminders as withheld results: the section is still there.
     const out = render({ total: totals({ recordedReminders: 1, recordedBlocks: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
     expect(out).toContain([
-      '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+      '  did the reminders work (what the model did next):',
       '    first reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
       '    cycle reminders (2): 0 repeated, 0 waited, 0 relapsed, 2 changed, 0 ended',
       '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
       '    repeated past most often: none',
       '',
-    ].join('\n'))
+    ].map(shown).join('\n'))
     expect(out).toContain('  reminders with this config: none\n')
   })
 
@@ -186,10 +187,30 @@ describe('the text report: did the reminders work', () => {
       '  s calls 17–18 productive: reminder at 17 (wrong)',
       '  s calls 20–21 productive: no reminder',
       '  s calls 23–24 unclear: reminder at 23',
-    ].join('\n'))
+    ].map(shown).join('\n'))
     const quiet = new Scorer(readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })))
     quiet.add('s', 2, { reminders: [], withheld: [] })
     expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: quiet.score(), episodes: [] } }))
       .toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
+  })
+})
+
+describe('the text report fits 100 columns', () => {
+  it('a long line is cut at the last space that fits, its continuations indented four more', () => {
+    expect(wrap('  aaa bbb ccc ddd', 10)).toEqual(['  aaa bbb', '      ccc', '      ddd'])
+    expect(wrap('short', 10)).toEqual(['short'])
+    expect(wrap('0123456789', 10)).toEqual(['0123456789'])
+  })
+
+  it('a word longer than a line is cut inside; a line of spaces then a long word too', () => {
+    expect(wrap('/a/very/long/path/without/spaces', 12)).toEqual(['/a/very/long', '    /path/wi', '    thout/sp', '    aces'])
+    expect(wrap('  /a/very/long/path', 10)).toEqual(['  /a/very/', '      long', '      /pat', '      h'])
+  })
+
+  it('numbers are grouped and nouns agree with them', () => {
+    const out = render({ total: totals({ toolCalls: 1, trackedCalls: 1, cost: { ...emptyTotals().cost, calls: 1, argumentChars: 1, resultChars: 2_492_860, responses: 1, inputTokens: 1_234_567, outputTokens: 1_000 } }), sessions: [], hidden: 0, advice: undefined })
+    expect(out).toContain('  1 tool call, 1 tracked\n')
+    expect(out).toContain(`${shown('  cost of looping: 1 repeated call carrying 1 character of arguments and 2,492,860 of results; 1 model response using 1,234,567 input and 1,000 output tokens')}\n`)
+    expect(out.split('\n').every((line) => line.length <= WIDTH)).toBe(true)
   })
 })

@@ -8,7 +8,7 @@ import { flagsHelp } from '../src/flags.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
-import { GREP, READ, TODO, turns } from './support/calls.ts'
+import { GREP, READ, TODO, turns, shown } from './support/calls.ts'
 
 const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
 const LOOPY = turns(GREP, GREP, GREP, GREP, GREP, READ, GREP_Y, GREP_Y)
@@ -156,7 +156,7 @@ describe('replay: what the logs say', () => {
       '  reminders: 2 in the logs, 2 with this config',
       '  withheld results: 0 in the logs, 0 with this config',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in 1 session',
-      '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+      '  did the reminders work (what the model did next):',
       '    first reminders (1): 1 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
       '    detailed reminders (1): 0 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
       '    repeated past most often: grep (1 reminder)',
@@ -172,7 +172,7 @@ describe('replay: what the logs say', () => {
       '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in the log',
       '',
-    ].join('\n'))
+    ].map(shown).join('\n'))
   })
 
   it('a readable report of sessions without loops, with a cycle and with blocks', async () => {
@@ -191,12 +191,14 @@ describe('replay: what the logs say', () => {
     expect(all).toContain('session calm\n')
   })
 
-  it('shows progress on a terminal when it reads more than a handful of sessions', async () => {
+  it('shows progress on a terminal when it reads more than a handful of sessions, on both passes of --suggest', async () => {
     const root = await writeSessions('none', Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })))
     const { err, status } = await runReplay(['replay', root], true)
     expect(status).toBe(0)
     expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
     expect((await runReplay(['replay', root], false)).err).toBe('')
+    const suggesting = (await runReplay(['replay', root, '--suggest'], true)).err
+    expect(suggesting).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n${Array.from({ length: 6 }, (_, i) => `\rcomparing configs on ${i + 1}/6 sessions`).join('')}\n`)
     const five = await writeSessions('none', Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })))
     expect((await runReplay(['replay', five], true)).err).toBe('')
   })
@@ -334,7 +336,7 @@ describe('replay: options', () => {
     }
     const root = await writeSessions('none', [{ id: 'many', script: turns(...names.flatMap((name) => [{ name, args: {} }, { name, args: {} }])), setup }])
     const { out } = await runReplay(['replay', root])
-    expect(out).toContain(`  tools that loop most: ${names.slice(0, 10).map((n) => `${n} (1 run, 1 repeated call)`).join(', ')}, and 2 more\n`)
+    expect(out).toContain(`${shown(`  tools that loop most: ${names.slice(0, 10).map((n) => `${n} (1 run, 1 repeated call)`).join(', ')}, and 2 more`)}\n`)
   })
 
   it('--help prints the usage: what it reads, every config flag from the one table, its own options, the exit status', async () => {

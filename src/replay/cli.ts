@@ -149,7 +149,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (total.sessions === 0) return 1
     const scored = scorer !== undefined && problems.length === 0 ? { file: labels!.file, score: scorer.score(), episodes: scorer.episodes() } : undefined
     // Whatever failed the first time was reported then.
-    const advice = suggest ? await advise(found.files, (file) => read(file, () => {}), config, stats, total.detailedOnRepeatedResults, scored && labels) : undefined
+    let again = 0
+    const reread = (file: string) => {
+      if (progress) {
+        io.err(`\rcomparing configs on ${++again}/${found.files.length} sessions`)
+        progressShown = true
+      }
+      return read(file, () => {})
+    }
+    const advice = suggest ? await advise(found.files, reread, config, stats, total.detailedOnRepeatedResults, scored && labels) : undefined
+    if (progressShown) io.err('\n')
     if (json) {
       const tail = { total, ...scored === undefined ? {} : { labels: scored }, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors }
       io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)

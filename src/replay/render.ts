@@ -3,14 +3,24 @@
  * sessions that looped most. Every text taken from a log is printed escaped,
  * so no id, tool name or argument can fake a line or steer the terminal.
  */
+import { preview } from '../arguments.ts'
 import { Config } from '../config.ts'
 import { counted, EFFECTS } from './effects.ts'
-import type { EffectKind, ReminderReport, Report, SessionReport, Totals } from './report.ts'
+import type { EffectKind, LoopCost, ReminderReport, Report, SessionReport, Totals } from './report.ts'
 import type { EpisodeScore, Score } from './labels.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
 
 /** The widest bar of the run-length chart, in characters. */
 const BAR = 40
+
+/** The widest line of the report, in characters: a longer one is wrapped, its continuation indented. */
+export const WIDTH = 100
+
+/** The most characters of a run's canonical arguments the text report quotes (the JSON has `argumentsPreviewChars` of them). */
+const QUOTED = 60
+
+/** How wide the config column of the `--suggest` table is: a longer label goes on over more lines. */
+const LABEL = 35
 
 /** The most items a list on one line of a session's detail shows before "and N more". */
 const LISTED = 10
@@ -35,13 +45,13 @@ export interface Shown {
 /** The whole text report. */
 export function render({ total, sessions, hidden, advice: suggested, labels, episodes = false }: Shown): string {
   const lines = [
-    `total: ${count(total.sessions, 'session')}, ${total.sessionsWithLoops} with loops`,
-    `  ${total.toolCalls} tool calls, ${total.trackedCalls} tracked`,
-    `  identical runs: ${total.runs} (longest ${total.longestRun}), cycles: ${total.cycles}`,
+    `total: ${count(total.sessions, 'session')}, ${grouped(total.sessionsWithLoops)} with loops`,
+    `  ${count(total.toolCalls, 'tool call')}, ${grouped(total.trackedCalls)} tracked`,
+    `  identical runs: ${grouped(total.runs)} (longest ${grouped(total.longestRun)}), cycles: ${grouped(total.cycles)}`,
     ...chart(total.histogram),
     `  tools that loop most: ${tools(total)}`,
-    `  reminders: ${total.recordedReminders} in the logs, ${total.configReminders} with this config`,
-    `  withheld results: ${total.recordedBlocks} in the logs${denied(total.recordedDenied)}, ${total.configBlocks} with this config${denied(total.configDenied)}`,
+    `  reminders: ${grouped(total.recordedReminders)} in the logs, ${grouped(total.configReminders)} with this config`,
+    `  withheld results: ${grouped(total.recordedBlocks)} in the logs${denied(total.recordedDenied)}, ${grouped(total.configBlocks)} with this config${denied(total.configDenied)}`,
     cost(total),
     ...effects(total),
   ]
@@ -55,7 +65,31 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
   for (const s of sessions) {
     lines.push('', `session ${printable(s.id)}${s.parentSession ? ` (subagent of ${printable(s.parentSession)})` : ''}`, `  ${printable(s.file)}`, ...sessionLines(s))
   }
-  return `${lines.join('\n')}\n`
+  return `${lines.flatMap((line) => wrap(line, WIDTH)).join('\n')}\n`
+}
+
+/**
+ * A line cut into lines of at most `width` characters: at the last space that
+ * fits, or in the middle of a word longer than a line; each continuation is
+ * indented four more than the line it continues.
+ */
+export function wrap(line: string, width: number): string[] {
+  if (line.length <= width) return [line]
+  const indent = ' '.repeat(line.length - line.trimStart().length + 4)
+  const out: string[] = []
+  let rest = line
+  let lead = ''
+  while (lead.length + rest.length > width) {
+    const room = width - lead.length
+    const space = rest.lastIndexOf(' ', room)
+    // A break inside the leading indentation would leave an empty line: cut the word instead.
+    const cut = space > rest.length - rest.trimStart().length ? space : room
+    out.push(lead + rest.slice(0, cut))
+    rest = rest.slice(cut).trimStart()
+    lead = indent
+  }
+  out.push(lead + rest)
+  return out
 }
 
 /**
@@ -74,8 +108,8 @@ function sessionLines(r: Report): string[] {
   const reminder = (m: ReminderReport & { effect?: string }) => `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
   const withheld = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
   return [
-    `  ${r.toolCalls} tool calls, ${r.trackedCalls} tracked`,
-    `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(run.arguments)} × ${run.length} from call ${run.start}`), '; ')}`,
+    `  ${count(r.toolCalls, 'tool call')}, ${grouped(r.trackedCalls)} tracked`,
+    `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} × ${run.length} from call ${run.start}`), '; ')}`,
     ...r.cycles.slice(0, LISTED).map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.repetitions} from call ${c.start}`),
     ...r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : [],
     `  tools that loop most: ${tools(r)}`,
@@ -108,7 +142,7 @@ function effects(total: Totals): string[] {
   })
   const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
   return [
-    '  did the reminders work (what the model did next: the same call again, waited on the job, back to it later, something else, or stopped):',
+    '  did the reminders work (what the model did next):',
     ...rows,
     `    repeated past most often: ${past.length === 0 ? 'none' : past.join(', ')}`,
   ]
@@ -130,14 +164,18 @@ function tools(r: { tools: Report['tools'] }): string {
 }
 
 function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
-  const { calls, argumentChars, resultChars, responses, inputTokens, outputTokens } = r.cost
+  const { responses, inputTokens, outputTokens } = r.cost
   const unknown = 'sessionsWithoutUsage' in r.cost ? r.cost.sessionsWithoutUsage : 0
-  const known = `${count(responses, 'model response')} using ${inputTokens} input and ${outputTokens} output tokens`
-  const tokens = inputTokens === null
-    ? 'token usage not recorded in the log'
-    : unknown === 0 ? known
+  if (inputTokens === null || outputTokens === null) return `${spent(r.cost)}; token usage not recorded in the log`
+  const known = `${count(responses, 'model response')} using ${grouped(inputTokens)} input and ${grouped(outputTokens)} output tokens`
+  const tokens = unknown === 0 ? known
       : `${responses > 0 ? `${known}; ` : ''}token usage not recorded in ${count(unknown, 'session')}`
-  return `  cost of looping: ${calls} repeated calls carrying ${argumentChars} characters of arguments and ${resultChars} of results; ${tokens}`
+  return `${spent(r.cost)}; ${tokens}`
+}
+
+/** What the repeated calls of the loops carried. */
+function spent({ calls, argumentChars, resultChars }: LoopCost): string {
+  return `  cost of looping: ${count(calls, 'repeated call')} carrying ${count(argumentChars, 'character')} of arguments and ${grouped(resultChars)} of results`
 }
 
 /** A config's score on labeled loops, as the shared loop benchmark defines it. */
@@ -167,17 +205,23 @@ function ratio(value: number | null): string {
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
 function advice({ suggestions, escalation }: Advice): string[] {
   const scored = suggestions[0]!.score !== undefined
-  const header = scored
-    ? ['config', 'reminders', 'recall', 'precision', 'F1', 'saved', 'withheld']
-    : ['config', 'reminders', 'on repeated results', 'on changed results', 'loop calls unreminded', 'withheld']
+  // Each header in two lines, so the numbers' columns stay narrow.
+  const header: [string, string][] = scored
+    ? [['config', ''], ['', 'reminders'], ['', 'recall'], ['', 'precision'], ['', 'F1'], ['', 'saved'], ['', 'withheld']]
+    : [['config', ''], ['', 'reminders'], ['on repeated', 'results'], ['on changed', 'results'], ['loop calls', 'unreminded'], ['', 'withheld']]
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
     ...scored
-      ? [String(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), withheldCell(s)]
-      : [...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(String), withheldCell(s)],
+      ? [grouped(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), withheldCell(s)]
+      : [...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(grouped), withheldCell(s)],
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const widths = header.map(([a, b], i) => i === 0 ? LABEL : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `  ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')}`.trimEnd()
+  // A label wider than its column goes on below, under itself; the numbers stay on its first line.
+  const row = ([label, ...numbers]: string[]) => {
+    const [first, ...more] = wrap(label!, LABEL)
+    return [line([first!, ...numbers]), ...more.map((l) => line([`  ${l.trimStart()}`]))]
+  }
   const chosen = suggestions.find((s) => s.recommended)!
   const why = scored
     ? `${chosen.baseline ? 'keep the config given' : printable(chosen.label)}: the highest F1 on the labeled loops`
@@ -193,8 +237,9 @@ function advice({ suggestions, escalation }: Advice): string[] {
       : `escalation: reminders mostly worked (${evidence}); none proposed`
   return [
     'advice (--suggest): where each config\'s reminders land',
-    line(header),
-    ...rows.map(line),
+    line(header.map(([a]) => a)),
+    line(header.map(([, b]) => b)),
+    ...rows.flatMap(row),
     '',
     escalating,
     `recommended (*): ${why}`,
@@ -208,5 +253,10 @@ function withheldCell(s: Suggestion): string {
 }
 
 function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
+  return `${grouped(n)} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** A number with its thousands grouped: 2,492,860. */
+function grouped(n: number): string {
+  return n.toLocaleString('en-US')
 }

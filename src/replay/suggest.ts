@@ -126,11 +126,11 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
     add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
   }
+  // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every label.
   if (evidence.escalate) {
-    const why = `the same call followed ${evidence.followed} of ${evidence.of} detailed reminders on repeated results`
     const last = baseline.thresholds.at(-1)!
-    if (baseline.blockAt === 0) add(`blockAt ${last + 2} (${why})`, { blockAt: last + 2 })
-    if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY} (${why})`, { remindEvery: REMIND_EVERY })
+    if (baseline.blockAt === 0) add(`blockAt ${last + 2}`, { blockAt: last + 2 })
+    if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY}`, { remindEvery: REMIND_EVERY })
   }
   return list
 }

@@ -4,6 +4,7 @@
  */
 import type { MessageSource } from '@deepseek-ai/dsh-llm'
 import type { ScriptedCall, ScriptedTurn } from '../../support/model.ts'
+import { WIDTH, wrap } from '../../src/replay/render.ts'
 
 /** The search most suites repeat. */
 export const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -25,4 +26,9 @@ export function times(n: number, call: ScriptedCall): ScriptedCall[] {
 /** The source of a notice from this plugin with `summary`: what every reminder carries, spelled out once. */
 export function source(summary: string): MessageSource {
   return { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary } as MessageSource
+}
+
+/** A line of the text report as it is printed: wrapped at the report's width, continuations indented. */
+export function shown(line: string): string {
+  return wrap(line, WIDTH).join('\n')
 }
