@@ -9,12 +9,13 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call } from './compare.ts'
+import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
 import { argumentsPreview, isRecord, preview } from './arguments.ts'
 import { reminder, withheldResult } from './reminders.ts'
 import { sameOutcome } from './results.ts'
 
-export type { Call }
+export type { Call, Cycle }
 
 /**
  * How many reads of a job still running are fair before a busy poll counts as
@@ -29,15 +30,6 @@ const NO_RESULT = { isError: false, content: [] }
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
 export const RELAPSE_MEMORY = 8
-
-/** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its complete repetitions so far. */
-export interface Cycle {
-  calls: Call[]
-  /** The cycle's complete repetitions. */
-  length: number
-  /** Whether this call completes a repetition, the only moment a reminder can be due. */
-  complete: boolean
-}
 
 /** One tracked call's effect: the runs it extends and what the live listener attaches to it. */
 export interface Observation {
@@ -70,8 +62,8 @@ export interface Guard {
   step(agent: Agent, messages: readonly UserMessage[]): void
 }
 
-/** One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs it interrupted, and (with `cycles`) recent calls. */
-interface AgentState {
+/** One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs it interrupted, and (with `cycles`) its recent calls. */
+interface AgentState extends CycleState {
   last: Call
   length: number
   /** The run's length as reminders count it, resumed stretches included. */
@@ -80,12 +72,6 @@ interface AgentState {
   resumed: boolean
   /** With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a call is in it at most once. */
   interrupted: { call: Call, counted: number }[]
-  /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them (only with `cycles`). */
-  recent: Call[]
-  /** `streaks[p]`: how many calls in a row equalled the call `p` places before them (only with `cycles`). */
-  streaks: number[]
-  /** The period of the cycle last confirmed to be of distinct calls while its streak lasts; 0 for none. */
-  period: number
 }
 
 /** Build the guard for a config that {@link Config} has validated. */
@@ -119,7 +105,7 @@ export function createGuard(config: Config): Guard {
     }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
     state.last = call
-    return config.cycles ? cycle(state, call, identical) : undefined
+    return config.cycles ? nextCycle(state, call, identical, maxCyclePeriod, same) : undefined
   }
 
   /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
@@ -130,32 +116,6 @@ export function createGuard(config: Config): Guard {
     interrupted.push({ call: state.last, counted: state.counted })
     if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
     return back
-  }
-
-  /** Track every period's streak; return the shortest cycle of distinct calls that has repeated, if any. */
-  const cycle = (state: AgentState, call: Call, identical: boolean): Cycle | undefined => {
-    const { recent, streaks } = state
-    for (let p = 2; p <= maxCyclePeriod; p++) {
-      const before = recent[recent.length - p]
-      // Set on every call after the first, so a period with a call `p` back already has a streak.
-      streaks[p] = !identical && before !== undefined && same(before, call) ? streaks[p]! + 1 : 0
-    }
-    recent.push(call)
-    if (recent.length > maxCyclePeriod) recent.shift()
-    if (state.period > 0 && streaks[state.period]! < state.period) state.period = 0
-    for (let p = 2; p <= maxCyclePeriod; p++) {
-      const streak = streaks[p]!
-      if (streak < p) continue
-      const window = recent.slice(-p)
-      // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
-      if (p === state.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
-        state.period = p
-        // The window ends at this call; turn it so the cycle's opening call comes first.
-        const opening = (p - streak % p) % p
-        return { calls: [...window.slice(opening), ...window.slice(0, opening)], length: Math.floor(streak / p) + 1, complete: streak % p === 0 }
-      }
-    }
-    return undefined
   }
 
   const due = (length: number) => thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0)
