@@ -3,7 +3,8 @@ import { shown } from './support/calls.ts'
 import { printable, render, WIDTH, wrap } from '../src/replay/render.ts'
 import { noEffects } from '../src/replay/effects.ts'
 import { readLabels, Scorer } from '../src/replay/labels.ts'
-import { addToTotals, emptyTotals, type SessionReport, type Totals } from '../src/replay/report.ts'
+import { type SessionReport } from '../src/replay/report.ts'
+import { addToTotals, emptyTotals, type Totals } from '../src/replay/totals.ts'
 
 const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport => ({
   file: `/sessions/p/${id}/session.jsonl`,

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { transcribe, type LoggedCall } from '../src/replay/log.ts'
+import { transcribe, type LoggedCall } from '../src/replay/transcript.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
 import { withheldFeedback } from '../src/reminders.ts'

@@ -12,9 +12,10 @@ import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, Scorer, type Labels } from './labels.ts'
 import { configFile } from './profile.ts'
 import { printable, render } from './render.ts'
-import { transcribe, type Transcript } from './log.ts'
-import { addToTotals, emptyTotals, looped, marks, report, type SessionReport } from './report.ts'
-import { discover, LogReader, reason, type Torn } from './sessions.ts'
+import { transcribe, type Transcript } from './transcript.ts'
+import { marks, report, type SessionReport } from './report.ts'
+import { addToTotals, emptyTotals, looped } from './totals.ts'
+import { discover, LogReader, reason, type Torn } from './logs.ts'
 import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from './suggest.ts'
 
 /** Where the command writes, and whether stderr is a terminal that can show progress. */

@@ -8,7 +8,7 @@
 import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
 import { waitsOn } from '../results.ts'
-import type { LoggedCall, Transcript } from './log.ts'
+import type { LoggedCall, Transcript } from './transcript.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
 export type Effect = 'repeated' | 'waited' | 'relapsed' | 'changed' | 'ended'

@@ -6,7 +6,8 @@
 import { preview } from '../arguments.ts'
 import { Config } from '../config.ts'
 import { counted, EFFECTS } from './effects.ts'
-import type { EffectKind, LoopCost, ReminderReport, Report, SessionReport, Totals } from './report.ts'
+import type { LoopCost, ReminderReport, Report, SessionReport } from './report.ts'
+import type { EffectKind, Totals } from './totals.ts'
 import type { EpisodeScore, Score } from './labels.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
 

@@ -1,8 +1,8 @@
 /**
  * One session's transcript through a fresh guard into a report of its runs,
- * cycles, reminders, withheld results, their effects and the cost of looping;
- * and totals that keep counts, not lists. Pure: a transcript in, numbers out,
- * no files.
+ * cycles, reminders, withheld results, their effects and the cost of looping
+ * (the totals over sessions are `totals.ts`'s). Pure: a transcript in,
+ * numbers out, no files.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
@@ -12,9 +12,9 @@ import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import type { Marks } from './labels.ts'
-import type { Torn } from './sessions.ts'
+import type { Torn } from './logs.ts'
 import { readNotice, type NoticeKind } from '../reminders.ts'
-import type { LoggedCall, Transcript } from './log.ts'
+import type { LoggedCall, Transcript } from './transcript.ts'
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -105,50 +105,6 @@ export interface SessionReport extends Report {
   parentSession?: string
   /** A torn log: how many of its bytes held the calls replayed, of how many. */
   torn?: Torn
-}
-
-/** Which kind of recorded reminder or withheld result an effect followed. */
-export type EffectKind = NoticeKind | 'withheld'
-
-/** Per tool: how many recorded reminders the model repeated the call past. */
-export interface RepeatedPast {
-  tool: string
-  reminders: number
-}
-
-/** What all sessions came to: counts, so memory stays flat however many there are. */
-export interface Totals {
-  sessions: number
-  /** Sessions with at least one identical run or cycle. */
-  sessionsWithLoops: number
-  toolCalls: number
-  trackedCalls: number
-  runs: number
-  longestRun: number
-  cycles: number
-  histogram: Record<string, number>
-  /** Ranked: most repeated calls first. */
-  tools: ToolLoops[]
-  recordedReminders: number
-  configReminders: number
-  recordedBlocks: number
-  /** Of the recorded withheld results, those of calls denied before they ran. */
-  recordedDenied: number
-  configBlocks: number
-  /** Of the config's withheld results, those of calls it denies before they run. */
-  configDenied: number
-  /** What followed the recorded reminders. */
-  effect: EffectCounts
-  /** What followed the recorded withheld results. */
-  blockEffect: EffectCounts
-  /** The effects by kind of reminder, withheld results included. */
-  effects: Record<EffectKind, EffectCounts>
-  /** What followed the detailed reminders on calls whose result repeated: the evidence `--suggest` escalates on. */
-  detailedOnRepeatedResults: EffectCounts
-  /** Ranked: the tools whose calls were repeated right after a reminder most often. */
-  repeatedPast: RepeatedPast[]
-  /** The cost over the sessions whose tokens are known; `sessionsWithoutUsage` counts the others. */
-  cost: Omit<LoopCost, 'inputTokens' | 'outputTokens'> & { inputTokens: number, outputTokens: number, sessionsWithoutUsage: number }
 }
 
 /** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
@@ -263,7 +219,7 @@ function close(report: Report, run: RunReport | undefined): void {
 }
 
 /** Add one tool's loops to a list of per-tool tallies. */
-function addLoops(tools: ToolLoops[], loops: ToolLoops): void {
+export function addLoops(tools: ToolLoops[], loops: ToolLoops): void {
   const known = tools.find((t) => t.tool === loops.tool)
   if (known === undefined) tools.push({ ...loops })
   else {
@@ -272,7 +228,8 @@ function addLoops(tools: ToolLoops[], loops: ToolLoops): void {
   }
 }
 
-function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
+/** The order tools are ranked in: most repeated calls first, then by name. */
+export function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
   return b.repeatedCalls - a.repeatedCalls || a.tool.localeCompare(b.tool)
 }
 
@@ -294,85 +251,3 @@ function empty(transcript: Transcript, config: Config): Report {
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },
   }
 }
-
-/** Totals before any session. */
-export function emptyTotals(): Totals {
-  return {
-    sessions: 0,
-    sessionsWithLoops: 0,
-    toolCalls: 0,
-    trackedCalls: 0,
-    runs: 0,
-    longestRun: 0,
-    cycles: 0,
-    histogram: {},
-    tools: [],
-    recordedReminders: 0,
-    configReminders: 0,
-    recordedBlocks: 0,
-    recordedDenied: 0,
-    configBlocks: 0,
-    configDenied: 0,
-    effect: noEffects(),
-    blockEffect: noEffects(),
-    effects: { first: noEffects(), later: noEffects(), cycle: noEffects(), withheld: noEffects() },
-    detailedOnRepeatedResults: noEffects(),
-    repeatedPast: [],
-    cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 0 },
-  }
-}
-
-/** Whether a session looped at all: an identical run or a cycle. */
-export function looped(report: Report): boolean {
-  return report.runs.length > 0 || report.cycles.length > 0
-}
-
-/** Add one session's report to the totals; the ranked lists stay ranked. */
-export function addToTotals(total: Totals, s: Report): void {
-  total.sessions++
-  if (looped(s)) total.sessionsWithLoops++
-  total.toolCalls += s.toolCalls
-  total.trackedCalls += s.trackedCalls
-  total.runs += s.runs.length
-  for (const run of s.runs) total.longestRun = Math.max(total.longestRun, run.length)
-  total.cycles += s.cycles.length
-  for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
-  for (const t of s.tools) addLoops(total.tools, t)
-  total.tools.sort(byRepeatedCalls)
-  total.recordedReminders += s.recordedReminders.length
-  total.configReminders += s.configReminders.length
-  total.recordedBlocks += s.recordedBlocks.length
-  total.recordedDenied += s.recordedBlocks.filter((b) => b.denied).length
-  total.configBlocks += s.configBlocks.length
-  total.configDenied += s.configDenied.length
-  for (const r of s.recordedReminders) {
-    total.effect[r.effect]++
-    total.effects[r.kind][r.effect]++
-    if (r.kind === 'later' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
-    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, r.summary)
-  }
-  for (const b of s.recordedBlocks) {
-    total.blockEffect[b.effect]++
-    total.effects.withheld[b.effect]++
-  }
-  total.cost.calls += s.cost.calls
-  total.cost.argumentChars += s.cost.argumentChars
-  total.cost.resultChars += s.cost.resultChars
-  if (s.cost.inputTokens === null || s.cost.outputTokens === null) {
-    total.cost.sessionsWithoutUsage++
-  } else {
-    total.cost.responses += s.cost.responses
-    total.cost.inputTokens += s.cost.inputTokens
-    total.cost.outputTokens += s.cost.outputTokens
-  }
-}
-
-/** Count a reminder the model repeated past for the tool its summary names last, keeping the list ranked. */
-function addRepeatedPast(list: RepeatedPast[], summary: string): void {
-  const tool = readNotice(summary, []).tools.at(-1)!
-  const known = list.find((t) => t.tool === tool)
-  if (known === undefined) list.push({ tool, reminders: 1 })
-  else known.reminders++
-  list.sort((a, b) => b.reminders - a.reminders || a.tool.localeCompare(b.tool))
-}
-

@@ -11,7 +11,7 @@ import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
 import { counted, type EffectCounts } from './effects.ts'
 import { Scorer, type Labels, type Score } from './labels.ts'
-import type { LoggedCall, Transcript } from './log.ts'
+import type { LoggedCall, Transcript } from './transcript.ts'
 import { drive } from './report.ts'
 
 /** How one config fares on the sessions. */

@@ -1,0 +1,134 @@
+/**
+ * What all sessions came to: totals that keep counts and short ranked lists,
+ * not sessions, so memory stays flat however many are replayed. Pure: reports
+ * in, numbers out.
+ */
+import { readNotice, type NoticeKind } from '../reminders.ts'
+import { noEffects, type EffectCounts } from './effects.ts'
+import { addLoops, byRepeatedCalls, type LoopCost, type Report, type ToolLoops } from './report.ts'
+
+/** Which kind of recorded reminder or withheld result an effect followed. */
+export type EffectKind = NoticeKind | 'withheld'
+
+/** Per tool: how many recorded reminders the model repeated the call past. */
+export interface RepeatedPast {
+  tool: string
+  reminders: number
+}
+
+/** What all sessions came to: counts, so memory stays flat however many there are. */
+export interface Totals {
+  sessions: number
+  /** Sessions with at least one identical run or cycle. */
+  sessionsWithLoops: number
+  toolCalls: number
+  trackedCalls: number
+  runs: number
+  longestRun: number
+  cycles: number
+  histogram: Record<string, number>
+  /** Ranked: most repeated calls first. */
+  tools: ToolLoops[]
+  recordedReminders: number
+  configReminders: number
+  recordedBlocks: number
+  /** Of the recorded withheld results, those of calls denied before they ran. */
+  recordedDenied: number
+  configBlocks: number
+  /** Of the config's withheld results, those of calls it denies before they run. */
+  configDenied: number
+  /** What followed the recorded reminders. */
+  effect: EffectCounts
+  /** What followed the recorded withheld results. */
+  blockEffect: EffectCounts
+  /** The effects by kind of reminder, withheld results included. */
+  effects: Record<EffectKind, EffectCounts>
+  /** What followed the detailed reminders on calls whose result repeated: the evidence `--suggest` escalates on. */
+  detailedOnRepeatedResults: EffectCounts
+  /** Ranked: the tools whose calls were repeated right after a reminder most often. */
+  repeatedPast: RepeatedPast[]
+  /** The cost over the sessions whose tokens are known; `sessionsWithoutUsage` counts the others. */
+  cost: Omit<LoopCost, 'inputTokens' | 'outputTokens'> & { inputTokens: number, outputTokens: number, sessionsWithoutUsage: number }
+}
+
+/** Totals before any session. */
+export function emptyTotals(): Totals {
+  return {
+    sessions: 0,
+    sessionsWithLoops: 0,
+    toolCalls: 0,
+    trackedCalls: 0,
+    runs: 0,
+    longestRun: 0,
+    cycles: 0,
+    histogram: {},
+    tools: [],
+    recordedReminders: 0,
+    configReminders: 0,
+    recordedBlocks: 0,
+    recordedDenied: 0,
+    configBlocks: 0,
+    configDenied: 0,
+    effect: noEffects(),
+    blockEffect: noEffects(),
+    effects: { first: noEffects(), later: noEffects(), cycle: noEffects(), withheld: noEffects() },
+    detailedOnRepeatedResults: noEffects(),
+    repeatedPast: [],
+    cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 0 },
+  }
+}
+
+/** Whether a session looped at all: an identical run or a cycle. */
+export function looped(report: Report): boolean {
+  return report.runs.length > 0 || report.cycles.length > 0
+}
+
+/** Add one session's report to the totals; the ranked lists stay ranked. */
+export function addToTotals(total: Totals, s: Report): void {
+  total.sessions++
+  if (looped(s)) total.sessionsWithLoops++
+  total.toolCalls += s.toolCalls
+  total.trackedCalls += s.trackedCalls
+  total.runs += s.runs.length
+  for (const run of s.runs) total.longestRun = Math.max(total.longestRun, run.length)
+  total.cycles += s.cycles.length
+  for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
+  for (const t of s.tools) addLoops(total.tools, t)
+  total.tools.sort(byRepeatedCalls)
+  total.recordedReminders += s.recordedReminders.length
+  total.configReminders += s.configReminders.length
+  total.recordedBlocks += s.recordedBlocks.length
+  total.recordedDenied += s.recordedBlocks.filter((b) => b.denied).length
+  total.configBlocks += s.configBlocks.length
+  total.configDenied += s.configDenied.length
+  for (const r of s.recordedReminders) {
+    total.effect[r.effect]++
+    total.effects[r.kind][r.effect]++
+    if (r.kind === 'later' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
+    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, r.summary)
+  }
+  for (const b of s.recordedBlocks) {
+    total.blockEffect[b.effect]++
+    total.effects.withheld[b.effect]++
+  }
+  total.cost.calls += s.cost.calls
+  total.cost.argumentChars += s.cost.argumentChars
+  total.cost.resultChars += s.cost.resultChars
+  if (s.cost.inputTokens === null || s.cost.outputTokens === null) {
+    total.cost.sessionsWithoutUsage++
+  } else {
+    total.cost.responses += s.cost.responses
+    total.cost.inputTokens += s.cost.inputTokens
+    total.cost.outputTokens += s.cost.outputTokens
+  }
+}
+
+/** Count a reminder the model repeated past for the tool its summary names last, keeping the list ranked. */
+function addRepeatedPast(list: RepeatedPast[], summary: string): void {
+  const tool = readNotice(summary, []).tools.at(-1)!
+  const known = list.find((t) => t.tool === tool)
+  if (known === undefined) list.push({ tool, reminders: 1 })
+  else known.reminders++
+  list.sort((a, b) => b.reminders - a.reminders || a.tool.localeCompare(b.tool))
+}
+
