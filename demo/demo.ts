@@ -6,7 +6,7 @@
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { Context } from '@deepseek-ai/cordis'
@@ -50,6 +50,7 @@ Watch repeat-tool-reminder break a loop inside a real dsh agent.
 Options:
 ${flagsHelp(32)}
   --repeats N                   most identical searches the stuck model makes (default 12)
+  --sessions DIR                also write the session's log there, as dsh does, to try replay on
   --json                        print the transcript as JSON lines and nothing else
   --help                        show this help`
 
@@ -86,6 +87,8 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
 interface Options {
   config: Record<string, unknown>
   repeats: number
+  /** With `--sessions`: the root the JSONL backend writes the demo's session log under. */
+  sessions: string | undefined
   json: boolean
   help: boolean
 }
@@ -98,13 +101,14 @@ function parseOptions(argv: string[]): Options {
     options: {
       ...configOptions,
       repeats: { type: 'string', default: '12' },
+      sessions: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   })
   const repeats = Number(values.repeats)
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a positive integer (got ${values.repeats})`)
-  return { config: configFromFlags(values), repeats, json: values.json, help: values.help }
+  return { config: configFromFlags(values), repeats, sessions: values.sessions === undefined ? undefined : resolve(values.sessions), json: values.json, help: values.help }
 }
 
 /** A small project to search: the retry setting the model looks for is not called what it guesses. */
@@ -122,6 +126,7 @@ async function mountFromYaml(dir: string, options: Options, plugins: Plugins): P
   const entries = [
     { id: 'invariants', name: '@deepseek-ai/dsh-invariants', config: { enabled: true } },
     { id: 'sessions', name: '@deepseek-ai/dsh-session' },
+    ...options.sessions === undefined ? [] : [{ id: 'persistence', name: '@deepseek-ai/dsh-session-persistence-jsonl', config: { root: options.sessions } }],
     { id: 'llm', name: '@deepseek-ai/dsh-llm' },
     { id: 'tools', name: '@deepseek-ai/dsh-tools' },
     { id: 'prompt', name: '@deepseek-ai/dsh-system-prompt' },

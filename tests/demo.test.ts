@@ -4,6 +4,8 @@ import { flagsHelp } from '../src/flags.ts'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
+import { scratch } from '../support/scratch.ts'
+import { placed, runReplayJson } from '../support/sessions.ts'
 
 const SEARCH = '{"pattern":"retryLimit","path":"src"}'
 const CANONICAL = '{"path":"src","pattern":"retryLimit"}'
@@ -70,8 +72,20 @@ describe('npm start demo', () => {
       // The config flags, asserted line by line in tests/flags.test.ts.
       ...flagsHelp(32).split('\n'),
       '  --repeats N                   most identical searches the stuck model makes (default 12)',
+      '  --sessions DIR                also write the session\'s log there, as dsh does, to try replay on',
       '  --json                        print the transcript as JSON lines and nothing else',
       '  --help                        show this help',
+    ])
+  })
+
+  it('--sessions writes the demo\'s log as dsh does: replay reads it and finds the reminders the demo gave', async () => {
+    const root = await scratch('demo-sessions')
+    const { status } = await demo(['--sessions', root])
+    expect(status).toBe(0)
+    const { status: replayed, report } = await runReplayJson([root])
+    expect(replayed).toBe(0)
+    expect(report.sessions.map((s) => [s.id, s.toolCalls, placed(s.recordedReminders)])).toEqual([
+      ['demo', 6, [{ afterCall: 3, summary: 'search_files × 3' }, { afterCall: 5, summary: 'search_files × 5' }]],
     ])
   })
 
