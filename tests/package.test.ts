@@ -46,6 +46,8 @@ describe('the published package', () => {
       'README.md',
       'README.zh.md',
       'bin/repeat-tool-reminder.js',
+      'docs/behaviour.md',
+      'docs/behaviour.zh.md',
       'docs/development.md',
       'docs/development.zh.md',
       'docs/opt-ins.md',

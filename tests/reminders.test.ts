@@ -20,18 +20,25 @@ describe('thresholds', () => {
     ])
   })
 
-  it.each(['README.md', 'README.zh.md'])('the texts are exactly what %s quotes', async (file) => {
+  /** Every ```text block of a file, taken back to column 0 when it sits inside a list item. */
+  const quotes = async (file: string) => {
     const text = await readFile(join(import.meta.dirname, '..', file), 'utf8')
-    // Every ```text block, taken back to column 0 when it sits inside a list item.
-    const quoted = [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
-    const count = '<count>' as unknown as number
-    expect(quoted).toContain(shortReminder())
-    expect(quoted).toContain(detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>'))
+    return [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
+  }
+  const count = '<count>' as unknown as number
+
+  it.each([['README.md', 'docs/opt-ins.md'], ['README.zh.md', 'docs/opt-ins.zh.md']])('the texts are exactly what %s and %s quote, and each quote is a text', async (readme, optIns) => {
+    const fromReadme = await quotes(readme)
+    expect(fromReadme).toEqual([shortReminder(), detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>')])
+    const fromOptIns = await quotes(optIns)
     const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
-    expect(quoted).toContain(cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'))
-    expect(quoted).toContain(withheldFeedback(['<tool>'], count, false, {}, false))
-    expect(quoted).toContain(shortPollReminder('<job id>'))
-    expect(quoted).toContain(detailedPollReminder('<job id>', count, '<canonical arguments>'))
+    expect(fromOptIns).toEqual([
+      shortPollReminder('<job id>'),
+      detailedPollReminder('<job id>', count, '<canonical arguments>'),
+      cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'),
+      withheldFeedback(['<tool>'], count),
+      withheldFeedback(['<tool>'], count, false, {}, false),
+    ])
   })
 
   it('the texts, word for word', () => {
