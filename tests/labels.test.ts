@@ -1,45 +1,20 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Context } from '@deepseek-ai/cordis'
-import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { readLabels, Scorer, type Score } from '../src/replay/labels.ts'
 import type { Suggestion } from '../src/replay/suggest.ts'
-import type { ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
+import { pagerAndFailingTests, SCROLL, TEST } from './support/pager.ts'
 import { shown, times, turns } from './support/calls.ts'
 
-const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
-const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
 
-/** A pager whose every call returns a new page, and a test run that fails the same way every time. */
-function tools(ctx: Context): void {
-  let page = 0
-  ctx.tools.register(defineContentToolFixture({
-    name: 'scroll_down',
-    description: 'Show the next page of the open file.',
-    parameters: {},
-    async execute() {
-      page++
-      return [{ type: 'text', text: `lines ${page * 100}-${page * 100 + 99}` }]
-    },
-  }))
-  ctx.tools.register(defineContentToolFixture({
-    name: 'run_tests',
-    description: 'Run a test file.',
-    parameters: { file: { type: 'string' } },
-    async execute() {
-      throw new Error('SyntaxError: invalid syntax (a.py, line 3)')
-    },
-  }))
-}
 
 /** Two sessions recorded through the real loop: a failing test run repeated six times (stuck from the 2nd), and paging through eight pages (productive). */
 async function sessions(): Promise<string> {
   return writeSessions('none', [
-    { id: 'stuck', script: turns(...times(6, TEST)), setup: tools },
-    { id: 'paging', script: turns(...times(8, SCROLL)), setup: tools },
+    { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+    { id: 'paging', script: turns(...times(8, SCROLL)), setup: pagerAndFailingTests },
   ])
 }
 
@@ -193,7 +168,7 @@ describe('replay --labels: a labels file that cannot be used is an error naming 
 
   it('a session in two of the replayed logs', async () => {
     const one = await sessions()
-    const other = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: tools }])
+    const other = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests }])
     const file = await labelsFile(STUCK)
     const { status, err } = await runReplay(['replay', one, other, '--labels', file])
     expect(status).toBe(1)

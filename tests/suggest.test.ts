@@ -1,47 +1,23 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Context } from '@deepseek-ai/cordis'
-import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import type { LoggedCall } from '../src/replay/transcript.ts'
 import { addProgress, candidates, patchSnippet, progressTools, recommend, recommendScored, type ProgressStats, type Suggestion } from '../src/replay/suggest.ts'
 import type { Score } from '../src/replay/labels.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import type { ScriptedTurn } from '../support/model.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
+import { pagerAndFailingTests, SCROLL, TEST } from './support/pager.ts'
 import { times, turns, shown } from './support/calls.ts'
 
 /** Evidence that proposes no escalation. */
 const NO_EVIDENCE = { followed: 0, of: 0, escalate: false }
-const SCROLL: ScriptedCall = { name: 'scroll_down', args: {} }
-const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
 
-/** A pager whose every call returns a new page, and a test run that fails the same way every time. */
-function tools(ctx: Context): void {
-  let page = 0
-  ctx.tools.register(defineContentToolFixture({
-    name: 'scroll_down',
-    description: 'Show the next page of the open file.',
-    parameters: {},
-    async execute() {
-      page++
-      return [{ type: 'text', text: `lines ${page * 100}-${page * 100 + 99}` }]
-    },
-  }))
-  ctx.tools.register(defineContentToolFixture({
-    name: 'run_tests',
-    description: 'Run a test file.',
-    parameters: { file: { type: 'string' } },
-    async execute() {
-      throw new Error('SyntaxError: invalid syntax (a.py, line 3)')
-    },
-  }))
-}
 
 async function sessions() {
   return writeSessions('none', [
-    { id: 'paging', script: turns(...times(8, SCROLL)), setup: tools },
-    { id: 'stuck', script: turns(...times(6, TEST)), setup: tools },
+    { id: 'paging', script: turns(...times(8, SCROLL)), setup: pagerAndFailingTests },
+    { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
   ])
 }
 
@@ -145,7 +121,7 @@ describe('replay --suggest: advice from the evidence', () => {
   })
 
   it('when nothing does better, the config given stays recommended', async () => {
-    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: tools }])
+    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests }])
     const { out } = await runReplay(['replay', root, '--suggest', '--result-aware'])
     expect(out).toContain(`${shown('recommended (*): keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results')}\n`)
     expect(out).toContain('  * the config given (baseline)')
