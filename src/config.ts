@@ -39,7 +39,7 @@ export interface Config {
 }
 
 /** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
-export function reject(rule: string, value: unknown): never {
+function reject(rule: string, value: unknown): never {
   throw new Error(`${name}: ${rule} (got ${show(value)})`)
 }
 
@@ -70,7 +70,7 @@ export const fields = Schema.object({
 })
 
 /** The option names, in the order the schema lists them. */
-export const KEYS = Object.keys(fields.dict!) as (keyof Config)[]
+const KEYS = Object.keys(fields.dict!) as (keyof Config)[]
 
 /**
  * The schema of {@link Config}: a bad value, an unknown key or a `blockAt` below
@@ -94,7 +94,7 @@ function validate(raw: unknown): Config {
 }
 
 /** The known key a misspelled one most likely meant: same letters in another case, or at most a third of its letters off. */
-export function closest(key: string): keyof Config | undefined {
+function closest(key: string): keyof Config | undefined {
   let best: keyof Config | undefined
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
   for (const known of KEYS) {

@@ -16,7 +16,7 @@ export type Loop = 'stuck' | 'busy-poll'
 
 const LABELS: readonly Label[] = ['stuck', 'busy-poll', 'productive', 'unclear']
 
-const KEYS = new Set(['session', 'first', 'last', 'label', 'from', 'why'])
+const EPISODE_KEYS = new Set(['session', 'first', 'last', 'label', 'from', 'why'])
 
 /** One labeled stretch of a session's calls, 1-based as `afterCall` counts them. */
 export interface Episode {
@@ -118,7 +118,7 @@ function parseEpisode(source: string, line: number, wrong: (what: string) => nev
     wrong('not a JSON object')
   }
   if (!isRecord(value)) wrong('not a JSON object')
-  for (const key of Object.keys(value)) if (!KEYS.has(key)) wrong(`unknown key ${JSON.stringify(key)} (an episode has session, first, last, label, from and why)`)
+  for (const key of Object.keys(value)) if (!EPISODE_KEYS.has(key)) wrong(`unknown key ${JSON.stringify(key)} (an episode has session, first, last, label, from and why)`)
   for (const key of ['session', 'first', 'last', 'label', 'from']) if (!Object.hasOwn(value, key)) wrong(`no ${JSON.stringify(key)}`)
   const { session, first, last, label, from, why } = value
   if (typeof session !== 'string' || session === '') wrong('"session" must be a session id (a non-empty string)')
