@@ -139,6 +139,14 @@ export function createGuard(config: Config): Guard {
 
   /** The calls `deny` turned away, so that `observe` words their feedback as not run. */
   const denied = new WeakSet<object>()
+  /**
+   * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
+   * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
+   * before the first is counted; while an earlier one is open, the run a
+   * call continues is not known yet, so it is not denied: it runs, and is
+   * judged when it is counted. Emptied at every step, when no call is open.
+   */
+  const open = new WeakMap<Agent, Set<object>>()
 
   return {
     observe(exec, result) {
@@ -154,8 +162,9 @@ export function createGuard(config: Config): Guard {
         cycle = advance(state, call)
       }
       const { measured, remind, block, text } = judge(call, state, cycle)
-      // This call's comparisons are done: nothing of it is kept past this pass.
+      // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
       pending = undefined
+      if (blockAt > 0) open.get(agent)?.delete(exec)
       return {
         length: state.length,
         counted: state.counted,
@@ -166,9 +175,13 @@ export function createGuard(config: Config): Guard {
     },
     deny(exec) {
       const { agent, name: tool, arguments: args } = exec
-      if (blockAt === 0 || agent === undefined || exec.parent !== undefined || !compared.tracked(tool) || compared.comparesOutcome(tool)) return undefined
+      if (blockAt === 0 || agent === undefined || exec.parent !== undefined || !compared.tracked(tool)) return undefined
+      let calls = open.get(agent)
+      if (calls === undefined) open.set(agent, calls = new Set())
+      const earlier = calls.size > 0
+      calls.add(exec)
       const state = states.get(agent)
-      if (state === undefined) return undefined
+      if (earlier || state === undefined || compared.comparesOutcome(tool)) return undefined
       const call = compared.call(tool, args, NO_RESULT)
       pending = { args, answers: new Map() }
       // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
@@ -179,6 +192,8 @@ export function createGuard(config: Config): Guard {
       return (withheldResult(text!, false)[0] as { text: string }).text
     },
     step(agent, messages) {
+      // Every call of the last step has been counted (or will never be): none is open any more.
+      open.delete(agent)
       if (messages.some((message) => message.source.kind === 'user')) states.delete(agent)
     },
   }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import type { Config } from '../src/config.ts'
 import { withheldFeedback } from '../src/reminders.ts'
@@ -93,5 +94,36 @@ describe('every other listener\'s decision still wins', () => {
     }, { prepend: true })
     await h.run()
     expect(reasons).toEqual(['Error: closed for maintenance', 'Error: closed for maintenance', 'Error: closed for maintenance'])
+  })
+})
+
+describe('parallel calls of one step', () => {
+  /** A parallel-safe tool; every call of a step starts before any is counted. */
+  function slow(ctx: Parameters<typeof mountBash>[0]): void {
+    ctx.tools.register(defineContentToolFixture({
+      name: 'slow',
+      description: 'A parallel-safe call.',
+      parameters: { key: { type: 'string' } },
+      isConcurrencySafe: () => true,
+      async execute(args) {
+        return [{ type: 'text', text: `done ${args.key}` }]
+      },
+    }))
+  }
+  const call = (key: string) => ({ name: 'slow', args: { key } })
+
+  it('a call behind an earlier one of its step is not denied on a run that call may end: it runs, and is counted in model order', async () => {
+    // a, a, then one response of b and a: in model order b ends the run, so the last a starts a new one.
+    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('b'), call('a')] }], { thresholds: [2], blockAt: 3 })
+    slow(h.ctx)
+    const agent = await h.run()
+    expect(toolResults(agent)).toEqual([[false, 'done a'], [false, 'done a'], [false, 'done b'], [false, 'done a']])
+  })
+
+  it('the first call of a step that continues the run is still denied before it runs', async () => {
+    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('a'), call('b')] }], { thresholds: [2], blockAt: 3 })
+    slow(h.ctx)
+    const agent = await h.run()
+    expect(toolResults(agent)).toEqual([[false, 'done a'], [false, 'done a'], [true, withheldFeedback(['slow'], 3, false, {}, false)], [false, 'done b']])
   })
 })
