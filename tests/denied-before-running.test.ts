@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import type { Config } from '../src/config.ts'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { Config as ConfigSchema, type Config } from '../src/config.ts'
+import { createGuard } from '../src/guard.ts'
 import { withheldFeedback } from '../src/reminders.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'
@@ -125,5 +127,26 @@ describe('parallel calls of one step', () => {
     slow(h.ctx)
     const agent = await h.run()
     expect(toolResults(agent)).toEqual([[false, 'done a'], [false, 'done a'], [true, withheldFeedback(['slow'], 3, false, {}, false)], [false, 'done b']])
+  })
+})
+
+describe('what deny never turns away', () => {
+  const agent = {} as Agent
+  const grep = { agent, name: 'grep', arguments: { pattern: 'x' } }
+  const result = { isError: false, content: [{ type: 'text' as const, text: 'none' }] }
+  /** A guard that has counted `n` identical greps of `agent`. */
+  const after = (n: number, config: Partial<Config>) => {
+    const guard = createGuard(ConfigSchema(config))
+    for (let i = 0; i < n; i++) guard.observe(grep, result)
+    return guard
+  }
+
+  it('with blockAt 0, nothing; a call without an agent, one a tool dispatched, an untracked one: nothing', () => {
+    expect(after(5, {}).deny(grep)).toBeUndefined()
+    const guard = after(2, { thresholds: [2], blockAt: 3, exclude: ['glob'] })
+    expect(guard.deny({ name: 'grep', arguments: { pattern: 'x' } })).toBeUndefined()
+    expect(guard.deny({ ...grep, parent: { callId: 'outer' } as never })).toBeUndefined()
+    expect(guard.deny({ ...grep, name: 'glob' })).toBeUndefined()
+    expect(guard.deny(grep)).toBe(withheldFeedback(['grep'], 3, false, {}, false))
   })
 })

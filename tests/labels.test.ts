@@ -31,7 +31,7 @@ async function labelsFile(...lines: (object | string)[]): Promise<string> {
 describe('replay --labels: scoring on labeled loops recorded through the real loop', () => {
   it('the defaults: the loop caught at its first threshold, the pager reminded wrongly; exact figures in the JSON', async () => {
     const root = await sessions()
-    const file = await labelsFile(STUCK, '', PAGING)
+    const file = await labelsFile(STUCK, '', '   ', PAGING)
     const { status, out, err } = await runReplay(['replay', root, '--labels', file, '--json'])
     expect(err).toBe('')
     expect(status).toBe(0)
@@ -52,7 +52,7 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
     })
     expect(labels.episodes).toEqual([
       { session: 'stuck', first: 1, last: 6, label: 'stuck', from: 2, line: 1, firstReminder: 3, caughtAt: 3, saved: 3 },
-      { session: 'paging', first: 1, last: 8, label: 'productive', from: null, line: 3, firstReminder: 3, caughtAt: null, saved: 0 },
+      { session: 'paging', first: 1, last: 8, label: 'productive', from: null, line: 4, firstReminder: 3, caughtAt: null, saved: 0 },
     ])
   })
 
@@ -120,6 +120,7 @@ describe('replay --labels: a labels file that cannot be used is an error naming 
     ['an unknown key', [{ ...STUCK, label2: 'x' }], 'line 1: unknown key "label2" (an episode has session, first, last, label, from and why)'],
     ['a missing key', [{ session: 'stuck', first: 1, last: 6, label: 'stuck' }], 'line 1: no "from"'],
     ['an empty session', [{ ...STUCK, session: '' }], 'line 1: "session" must be a session id (a non-empty string)'],
+    ['a session that is no text', [{ ...STUCK, session: 7 }], 'line 1: "session" must be a session id (a non-empty string)'],
     ['a first that is no call number', [{ ...STUCK, first: 0 }], 'line 1: "first" must be a call number (an integer >= 1), not 0'],
     ['a last that is no call number', [{ ...STUCK, last: 2.5 }], 'line 1: "last" must be a call number (an integer >= 1), not 2.5'],
     ['first after last', [{ ...STUCK, first: 4, last: 3, from: 3 }], 'line 1: "first" (4) is after "last" (3)'],
@@ -130,6 +131,7 @@ describe('replay --labels: a labels file that cannot be used is an error naming 
     ['a loop without from', [{ ...STUCK, label: 'busy-poll', from: null }], 'line 1: "from" must be a call number from "first" to "last" (1–6) for a busy-poll episode, not null'],
     ['from on a productive episode', [{ ...PAGING, from: 2 }], 'line 1: "from" must be null for a productive episode, not 2'],
     ['overlapping episodes', [STUCK, PAGING, { ...STUCK, first: 6, last: 7, label: 'unclear', from: null }], 'line 3: calls 6–7 overlap the episode on line 1 (calls 1–6) of the same session'],
+    ['episodes that share their one call, the later first', [{ ...STUCK, first: 6, last: 7, from: 6 }, { ...STUCK, first: 2, last: 6, from: 3 }], 'line 2: calls 2–6 overlap the episode on line 1 (calls 6–7) of the same session'],
   ]
 
   it.each(bad)('%s', async (_what, lines, problem) => {
@@ -180,6 +182,17 @@ describe('the score, as the loop benchmark defines it', () => {
   const labels = (...lines: object[]) => readLabels('labels.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'))
   const loop = (first: number, last: number, from: number, label = 'stuck') => ({ session: 's', first, last, label, from })
   const calm = (first: number, last: number, label = 'productive') => ({ session: 's', first, last, label, from: null })
+
+  it('an episode of one call is fine; marks count in call order, however they were given', () => {
+    const scorer = new Scorer(labels(loop(4, 4, 4), loop(6, 9, 7)))
+    expect(scorer.add('s', 9, { reminders: [8, 4], withheld: [7] })!.map((e) => [e.firstReminder, e.caughtAt, e.saved])).toEqual([[4, 4, 0], [7, 7, 3]])
+  })
+
+  it('F1 is the harmonic mean of recall and precision', () => {
+    const scorer = new Scorer(labels(loop(1, 3, 2), loop(5, 7, 6)))
+    scorer.add('s', 7, { reminders: [2], withheld: [] })
+    expect(scorer.score()).toMatchObject({ recall: { overall: 0.5 }, precision: 1, f1: 2 / 3 })
+  })
 
   it('a withheld result saves its own call too; a reminder only the calls after it', () => {
     const reminded = new Scorer(labels(loop(1, 10, 3)))

@@ -72,7 +72,7 @@ export interface Score {
   latency: number | null
 }
 
-/** Episodes read from a labels file, by session, each session's in call order. */
+/** Episodes read from a labels file, by session, each session's in the order of the file. */
 export interface Labels {
   file: string
   sessions: Map<string, Episode[]>
@@ -97,7 +97,6 @@ export function readLabels(file: string, text: string): Labels {
     list.push(episode)
     sessions.set(episode.session, list)
   }
-  for (const list of sessions.values()) list.sort((a, b) => a.first - b.first)
   return { file, sessions }
 }
 
@@ -111,12 +110,7 @@ function fail(line: number, what: string): never {
 }
 
 function parseEpisode(source: string, line: number, wrong: (what: string) => never): Episode {
-  let value: unknown
-  try {
-    value = JSON.parse(source)
-  } catch {
-    wrong('not a JSON object')
-  }
+  const value = parsed(source)
   if (!isRecord(value)) wrong('not a JSON object')
   for (const key of Object.keys(value)) if (!EPISODE_KEYS.has(key)) wrong(`unknown key ${JSON.stringify(key)} (an episode has session, first, last, label, from and why)`)
   for (const key of ['session', 'first', 'last', 'label', 'from']) if (!Object.hasOwn(value, key)) wrong(`no ${JSON.stringify(key)}`)
@@ -133,6 +127,15 @@ function parseEpisode(source: string, line: number, wrong: (what: string) => nev
     wrong(`"from" must be null for a ${label} episode, not ${JSON.stringify(from)}`)
   }
   return { session, first, last, label: label as Label, from: from as number | null, line }
+}
+
+/** The JSON value a text holds; undefined when it holds none. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 function isCall(value: unknown): value is number {
@@ -225,7 +228,7 @@ export class Scorer {
       right,
       wrong,
       precision,
-      f1: recall === null || precision === null || recall + precision === 0 ? 0 : 2 * recall * precision / (recall + precision),
+      f1: harmonic(recall ?? 0, precision ?? 0),
       wasted,
       saved,
       shareOfWasted: ratio(saved, wasted),
@@ -256,6 +259,11 @@ export class Scorer {
     this.latencies.push(at - from!)
     return result
   }
+}
+
+/** The harmonic mean of two ratios; 0 when both are. */
+function harmonic(a: number, b: number): number {
+  return a + b === 0 ? 0 : 2 * a * b / (a + b)
 }
 
 function ratio(part: number, whole: number): number | null {

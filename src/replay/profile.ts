@@ -18,7 +18,7 @@ import { name } from '../config.ts'
  * plugin, a row whose config is not an object, a value that is neither.
  */
 export async function configFile(file: string): Promise<Record<string, unknown>> {
-  const text = await readFile(file, 'utf8')
+  const text = new TextDecoder().decode(await readFile(file))
   let value: unknown
   try {
     value = yaml.load(text)
