@@ -33,7 +33,7 @@ export const JOB_READ = 'job_output'
 const STATUS = '[status: '
 
 /** The statuses of a job that has not finished: reading it again shows only that it goes on. */
-const UNFINISHED = new Set(['running', 'stopping'])
+const UNFINISHED = new Set<string | undefined>(['running', 'stopping'])
 
 /** What stands in for a masked locator: nothing, so a masked text is never longer than the text. */
 const MASK = ''
@@ -61,7 +61,7 @@ export function outcome(tool: string, args: unknown, isError: boolean, content: 
   if (tool === JOB_READ && !isError) {
     if (isRecord(args) && args.wait === true) return { isError, content: undefined, waited: true }
     const status = jobStatus(content)
-    if (status !== undefined && UNFINISHED.has(status)) return { isError, content: undefined, running: status }
+    if (UNFINISHED.has(status)) return { isError, content: undefined, running: status! }
   }
   return masked(isError, content)
 }
@@ -72,9 +72,9 @@ export function waitsOn(tool: string, args: unknown, nextTool: string, nextArgs:
     && args.wait !== true && nextArgs.wait === true && nextArgs.job_id === args.job_id
 }
 
-/** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything. */
+/** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything (only another read that waited could equal it as JSON). */
 export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boolean {
-  return a?.waited === undefined && b?.waited === undefined && sameJson(a, b)
+  return a?.waited === undefined && sameJson(a, b)
 }
 
 /**

@@ -35,10 +35,10 @@ describe('replay --config: the config a profile runs', () => {
       '  config: { thresholds: [9] }',
       '- insert: [{ id: repeat-tool-reminder, config: { thresholds: [7] } }]',
       '- id: repeat-tool-reminder',
+      '  config: { thresholds: [2, 4] }',
+      '- id: repeat-tool-reminder',
       '  insert: [{ id: other }]',
       '  config: { thresholds: [9] }',
-      '- id: repeat-tool-reminder',
-      '  config: { thresholds: [2, 4] }',
       '- id: repeat-tool-reminder',
       '  disabled: false',
     ].join('\n')

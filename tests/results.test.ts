@@ -75,6 +75,7 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     ['no new output', '(no new output)\n[status: running]', 'running'],
     ['stopping', '(no new output)\n[status: stopping]', 'stopping'],
     ['a status with a detail', 'done\n[status: failed, exit code 2]', 'failed'],
+    ['a detail with no status before it', 'x\n[status: , odd]', ''],
     ['a truncated read', '…tail\n[output truncated]\n[status: running]', 'running'],
     ['the status line alone', '[status: completed]', 'completed'],
     ['a status the job printed, then more output', '[status: running]\nstill going', undefined],
@@ -90,6 +91,7 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     expect(jobStatus([{ type: 'image', mediaType: 'image/png', data: 'AA' }] as never)).toBeUndefined()
     expect(jobStatus([null] as never)).toBeUndefined()
     expect(jobStatus([{ type: 'text', text: 7 }] as never)).toBeUndefined()
+    expect(jobStatus([{ type: 'reasoning', text: 'x\n[status: running]' }] as never)).toBeUndefined()
   })
 
   it('two non-blocking reads of a running job are the same outcome, whatever output each brought; a change of status is a new one', () => {
@@ -97,6 +99,7 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     expect(read('step 1\n[status: running]')).toEqual({ isError: false, content: undefined, running: 'running' })
     expect(sameOutcome(read('step 1\n[status: running]'), read('step 2\n[status: running]'))).toBe(true)
     expect(sameOutcome(read('step 1\n[status: running]'), read('(no new output)\n[status: stopping]'))).toBe(false)
+    expect(sameOutcome(read('killing\n[status: stopping]'), read('(no new output)\n[status: stopping]'))).toBe(true)
     expect(sameOutcome(read('step 1\n[status: running]'), read('done\n[status: completed]'))).toBe(false)
     expect(read('done\n[status: completed]')).toEqual({ isError: false, content: text('done\n[status: completed]') })
     expect(sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]'))).toBe(true)
@@ -107,6 +110,7 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     expect(waited).toEqual({ isError: false, content: undefined, waited: true })
     expect(sameOutcome(waited, waited)).toBe(false)
     expect(sameOutcome(undefined, waited)).toBe(false)
+    expect(sameOutcome(waited, undefined)).toBe(false)
     expect(sameOutcome(undefined, undefined)).toBe(true)
     expect(outcome('job_output', { job_id: 'bash-1', wait: 'yes' }, false, text('x\n[status: running]')).running).toBe('running')
     expect(outcome('job_output', 'raw', false, text('x\n[status: running]')).running).toBe('running')
