@@ -2,7 +2,8 @@
  * repeat-tool-reminder, the plugin: counts, per agent, consecutive tool calls
  * with the same tool name and the same canonical arguments, and at configured
  * run lengths attaches an advisory reminder to the call as plugin-sourced model
- * context. This file is the cordis wiring only: one guard, two listeners.
+ * context. This file is the cordis wiring only: one guard, two listeners (three
+ * with `blockAt`).
  *
  * By default it never delays, blocks or rewrites a call and never changes a tool
  * result: the model decides what to do next. With `blockAt` it withholds the
