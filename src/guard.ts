@@ -43,6 +43,8 @@ export interface Observation {
   reminder: UserMessage | undefined
   /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
   withheld: ContentBlock[] | undefined
+  /** Whether a withheld call is one `deny` turns away before it runs (its tool compares no outcomes), calls taken one at a time. */
+  deniable: boolean
 }
 
 /** The guard: what the plugin's listeners call, and what `replay` drives. */
@@ -171,6 +173,7 @@ export function createGuard(config: Config): Guard {
         cycle,
         reminder: remind ? reminder(text!, measured === thresholds[0], cap) : undefined,
         withheld: block ? withheldResult(text!, !denied.has(exec)) : undefined,
+        deniable: block && !compared.comparesOutcome(tool),
       }
     },
     deny(exec) {

@@ -80,6 +80,14 @@ describe('replay --config: the config a profile runs', () => {
     expect(err).toBe(`repeat-tool-reminder replay: ${path}: ${problem}\n`)
   })
 
+  it('a bad config file beside a bad labels file: the config file is named first, and only it', async () => {
+    const config = await file('guard.yml', 'threshold: [3]\n')
+    const labels = await file('labels.jsonl', 'not json\n')
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', config, '--labels', labels])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${config}: unknown option "threshold" (did you mean "thresholds"?)\n`)
+  })
+
   it('a file that does not exist', async () => {
     const path = join(await scratch('config'), 'none.yml')
     const { status, err } = await runReplay(['replay', await sessions(), '--config', path])

@@ -12,7 +12,7 @@ import { isRecord } from '../arguments.ts'
 export type Label = 'stuck' | 'busy-poll' | 'productive' | 'unclear'
 
 /** The labels a reminder should land on: the loops. */
-export type Loop = 'stuck' | 'busy-poll'
+export type LoopLabel = 'stuck' | 'busy-poll'
 
 const LABELS: readonly Label[] = ['stuck', 'busy-poll', 'productive', 'unclear']
 
@@ -51,9 +51,9 @@ export interface Score {
   /** Labeled episodes, by label. */
   episodes: Record<Label, number>
   /** Loops caught, by label. */
-  caught: Record<Loop, number>
+  caught: Record<LoopLabel, number>
   /** Caught over episodes: per loop label and over both; null without such episodes. */
-  recall: Record<Loop | 'overall', number | null>
+  recall: Record<LoopLabel | 'overall', number | null>
   /** First reminders inside loops at or past `from`. */
   right: number
   /** First reminders before `from` or inside productive episodes, and every reminder of a labeled session outside every episode. */
@@ -143,7 +143,7 @@ function isCall(value: unknown): value is number {
 }
 
 /** Whether episodes with this label are loops a reminder should land on. */
-export function isLoop(label: Label): label is Loop {
+export function isLoop(label: Label): label is LoopLabel {
   return label === 'stuck' || label === 'busy-poll'
 }
 

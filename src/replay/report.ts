@@ -137,7 +137,7 @@ export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
   const tracked: { at: number, call: LoggedCall }[] = []
   const cost = new Cost(transcript)
-  const { ignored, comparesOutcome } = comparison(config)
+  const { ignored } = comparison(config)
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
@@ -167,8 +167,7 @@ export function report(transcript: Transcript, config: Config): Report {
     if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
     if (seen.withheld !== undefined) {
       result.configBlocks.push(at)
-      // The live guard denies such a call before it runs unless its result decides whether the run goes on.
-      if (!comparesOutcome(call.tool)) result.configDenied.push(at)
+      if (seen.deniable) result.configDenied.push(at)
     }
   })
   close(result, run)

@@ -7,7 +7,6 @@
  * repeating; one recommendation, written as a dsh profile patch. It reads the
  * logs through the function it is given and writes nothing.
  */
-import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
 import { counted, type EffectCounts } from './effects.ts'
 import { Scorer, type Labels, type Score } from './labels.ts'
@@ -160,7 +159,6 @@ interface Against {
  */
 export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminded: RemindedLoops } {
   const result = noTally()
-  const compared = comparison(config)
   const reminded = new Set<LoggedCall>()
   const loops = new Set<number>()
   const repeated = new Set<number>()
@@ -170,7 +168,7 @@ export function tally(transcript: Transcript, config: Config, against: Against):
   drive(transcript, config, (call, at, seen) => {
     if (seen.withheld !== undefined) {
       result.blocks++
-      if (!compared.comparesOutcome(call.tool)) result.denied++
+      if (seen.deniable) result.denied++
       withheld.push(at)
     }
     if (seen.reminder === undefined) return
