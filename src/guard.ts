@@ -12,7 +12,7 @@ import { comparison, type Call } from './compare.ts'
 import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
 import { argumentsPreview, isRecord, preview } from './arguments.ts'
-import { reminder, withheldResult } from './reminders.ts'
+import { reminder, withheldResult, type Loop } from './reminders.ts'
 import { sameOutcome } from './results.ts'
 
 export type { Call, Cycle }
@@ -78,69 +78,32 @@ interface AgentState extends CycleState {
 
 /** Build the guard for a config that {@link Config} has validated. */
 export function createGuard(config: Config): Guard {
-  const { thresholds, argumentsPreviewChars: cap, remindEvery, blockAt, maxCyclePeriod, relapse } = config
-  const last = thresholds.at(-1)!
-  const compared = comparison(config)
-  const states = new WeakMap<Agent, AgentState>()
-  // With blockAt a call is compared in tools/pre-execute and again in tools/post-execute with the same
-  // argument objects: the answers found for the call in hand are kept until its post-execute pass ends.
-  let pending: { args: unknown, answers: Map<unknown, boolean> } | undefined
-  const sameCall = (a: Call, b: Call): boolean => {
-    if (pending === undefined || pending.args !== b.args) return compared.sameCall(a, b)
-    let answer = pending.answers.get(a.args)
-    if (answer === undefined) pending.answers.set(a.args, answer = compared.sameCall(a, b))
-    return answer
-  }
-  const same = (a: Call, b: Call) => sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
+  return new RepeatGuard(config)
+}
 
-  /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
-  const advance = (state: AgentState, call: Call): Cycle | undefined => {
-    const identical = same(state.last, call)
-    if (identical) {
-      state.length++
-      state.counted++
-    } else {
-      const back = relapse ? resume(state, call) : undefined
-      state.length = 1
-      state.counted = (back ?? 0) + 1
-      state.resumed = back !== undefined
-    }
-    // Keep the newest call even on a repeat: its large key lists are the cached ones.
-    state.last = call
-    return config.cycles ? nextCycle(state, call, identical, maxCyclePeriod, same) : undefined
-  }
+/** What a call is judged to be once the state has moved to it. */
+interface Judgement {
+  /** The run as the thresholds and `blockAt` measure it (a busy poll's one read late). */
+  measured: number
+  remind: boolean
+  block: boolean
+  /** What the texts say, built only when one is due. */
+  text: Loop | undefined
+}
 
-  /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
-  const resume = (state: AgentState, call: Call): number | undefined => {
-    const { interrupted } = state
-    const at = interrupted.findIndex((run) => same(run.call, call))
-    const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.counted
-    interrupted.push({ call: state.last, counted: state.counted })
-    if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
-    return back
-  }
-
-  const due = (length: number) => thresholds.includes(length) || (remindEvery > 0 && length > last && (length - last) % remindEvery === 0)
-
-  /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
-  const judge = (call: Call, { counted, resumed }: AgentState, cycle: Cycle | undefined) => {
-    // The run a reminder or block is about: the cycle when there is one, else the identical run.
-    const current = cycle?.length ?? counted
-    // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
-    const poll = cycle === undefined && call.outcome?.running !== undefined
-    const measured = poll ? current - FAIR_POLLS + 1 : current
-    const remind = (cycle?.complete ?? true) && due(measured)
-    const block = blockAt > 0 && measured >= blockAt
-    // Texts are built only when due: most calls need none.
-    const calls = cycle?.calls ?? [call]
-    const text = remind || block
-      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined }
-      : undefined
-    return { measured, remind, block, text }
-  }
-
+class RepeatGuard implements Guard {
+  private readonly config: Config
+  private readonly last: number
+  private readonly compared: ReturnType<typeof comparison>
+  private readonly states = new WeakMap<Agent, AgentState>()
+  /**
+   * With `blockAt` a call is compared in tools/pre-execute and again in
+   * tools/post-execute with the same argument objects: the answers found for
+   * the call in hand are kept until its post-execute pass ends.
+   */
+  private pending: { args: unknown, answers: Map<unknown, boolean> } | undefined
   /** The calls `deny` turned away, so that `observe` words their feedback as not run. */
-  const denied = new WeakSet<object>()
+  private readonly denied = new WeakSet<object>()
   /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
@@ -148,57 +111,126 @@ export function createGuard(config: Config): Guard {
    * call continues is not known yet, so it is not denied: it runs, and is
    * judged when it is counted. Emptied at every step, when no call is open.
    */
-  const open = new WeakMap<Agent, Set<object>>()
+  private readonly open = new WeakMap<Agent, Set<object>>()
 
-  return {
-    observe(exec, result) {
-      const { agent, name: tool, arguments: args } = exec
-      if (agent === undefined || exec.parent !== undefined || !compared.tracked(tool)) return undefined
-      const call = compared.call(tool, args, result)
-      let state = states.get(agent)
-      let cycle: Cycle | undefined
-      if (state === undefined) {
-        state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
-        states.set(agent, state)
-      } else {
-        cycle = advance(state, call)
-      }
-      const { measured, remind, block, text } = judge(call, state, cycle)
-      // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
-      pending = undefined
-      if (blockAt > 0) open.get(agent)?.delete(exec)
-      return {
-        length: state.length,
-        counted: state.counted,
-        cycle,
-        reminder: remind ? reminder(text!, measured === thresholds[0], cap) : undefined,
-        withheld: block ? withheldResult(text!, !denied.has(exec)) : undefined,
-        deniable: block && !compared.comparesOutcome(tool),
-      }
-    },
-    deny(exec) {
-      const { agent, name: tool, arguments: args } = exec
-      if (blockAt === 0 || agent === undefined || exec.parent !== undefined || !compared.tracked(tool)) return undefined
-      let calls = open.get(agent)
-      if (calls === undefined) open.set(agent, calls = new Set())
-      const earlier = calls.size > 0
-      calls.add(exec)
-      const state = states.get(agent)
-      if (earlier || state === undefined || compared.comparesOutcome(tool)) return undefined
-      const call = compared.call(tool, args, NO_RESULT)
-      pending = { args, answers: new Map() }
-      // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
-      const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
-      const { block, text } = judge(call, copy, advance(copy, call))
-      if (!block) return undefined
-      denied.add(exec)
-      return (withheldResult(text!, false)[0] as { text: string }).text
-    },
-    step(agent, messages) {
-      // Every call of the last step has been counted (or will never be): none is open any more.
-      open.delete(agent)
-      if (messages.some((message) => message.source.kind === 'user')) states.delete(agent)
-    },
+  constructor(config: Config) {
+    this.config = config
+    this.last = config.thresholds.at(-1)!
+    this.compared = comparison(config)
+  }
+
+  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined {
+    const { agent, name: tool, arguments: args } = exec
+    if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
+    const call = this.compared.call(tool, args, result)
+    let state = this.states.get(agent)
+    let cycle: Cycle | undefined
+    if (state === undefined) {
+      state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
+      this.states.set(agent, state)
+    } else {
+      cycle = this.advance(state, call)
+    }
+    const { measured, remind, block, text } = this.judge(call, state, cycle)
+    // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
+    this.pending = undefined
+    if (this.config.blockAt > 0) this.open.get(agent)?.delete(exec)
+    return {
+      length: state.length,
+      counted: state.counted,
+      cycle,
+      reminder: remind ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars) : undefined,
+      withheld: block ? withheldResult(text!, !this.denied.has(exec)) : undefined,
+      deniable: block && !this.compared.comparesOutcome(tool),
+    }
+  }
+
+  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>): string | undefined {
+    const { agent, name: tool, arguments: args } = exec
+    if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
+    let calls = this.open.get(agent)
+    if (calls === undefined) this.open.set(agent, calls = new Set())
+    const earlier = calls.size > 0
+    calls.add(exec)
+    const state = this.states.get(agent)
+    if (earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
+    const call = this.compared.call(tool, args, NO_RESULT)
+    this.pending = { args, answers: new Map() }
+    // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
+    const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
+    const { block, text } = this.judge(call, copy, this.advance(copy, call))
+    if (!block) return undefined
+    this.denied.add(exec)
+    return (withheldResult(text!, false)[0] as { text: string }).text
+  }
+
+  step(agent: Agent, messages: readonly UserMessage[]): void {
+    // Every call of the last step has been counted (or will never be): none is open any more.
+    this.open.delete(agent)
+    if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
+  }
+
+  /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
+  private sameCall(a: Call, b: Call): boolean {
+    const { pending } = this
+    if (pending === undefined || pending.args !== b.args) return this.compared.sameCall(a, b)
+    let answer = pending.answers.get(a.args)
+    if (answer === undefined) pending.answers.set(a.args, answer = this.compared.sameCall(a, b))
+    return answer
+  }
+
+  /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
+  private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
+
+  /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
+  private advance(state: AgentState, call: Call): Cycle | undefined {
+    const identical = this.same(state.last, call)
+    if (identical) {
+      state.length++
+      state.counted++
+    } else {
+      const back = this.config.relapse ? this.resume(state, call) : undefined
+      state.length = 1
+      state.counted = (back ?? 0) + 1
+      state.resumed = back !== undefined
+    }
+    // Keep the newest call even on a repeat: its large key lists are the cached ones.
+    state.last = call
+    return this.config.cycles ? nextCycle(state, call, identical, this.config.maxCyclePeriod, this.same) : undefined
+  }
+
+  /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
+  private resume(state: AgentState, call: Call): number | undefined {
+    const { interrupted } = state
+    const at = interrupted.findIndex((run) => this.same(run.call, call))
+    const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.counted
+    interrupted.push({ call: state.last, counted: state.counted })
+    if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
+    return back
+  }
+
+  /** Whether a reminder is due at this measured length: a threshold, or with `remindEvery` every so many past the last. */
+  private due(length: number): boolean {
+    const { thresholds, remindEvery } = this.config
+    return thresholds.includes(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
+  }
+
+  /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
+  private judge(call: Call, { counted, resumed }: AgentState, cycle: Cycle | undefined): Judgement {
+    const { blockAt, argumentsPreviewChars: cap } = this.config
+    // The run a reminder or block is about: the cycle when there is one, else the identical run.
+    const current = cycle?.length ?? counted
+    // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
+    const poll = cycle === undefined && call.outcome?.running !== undefined
+    const measured = poll ? current - FAIR_POLLS + 1 : current
+    const remind = (cycle?.complete ?? true) && this.due(measured)
+    const block = blockAt > 0 && measured >= blockAt
+    // Texts are built only when due: most calls need none.
+    const calls = cycle?.calls ?? [call]
+    const text = remind || block
+      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined }
+      : undefined
+    return { measured, remind, block, text }
   }
 }
 

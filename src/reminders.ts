@@ -123,8 +123,8 @@ export function withheldPollFeedback(job: string, length: number, wording: Wordi
 const POLL_MARK = ' (busy poll)'
 
 /** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output × 3 (busy poll)`. */
-export function summary(run: Loop): string {
-  return boundContextSummary(`${run.calls.map((c) => c.tool).join(' → ')} × ${run.length}${run.job === undefined ? '' : POLL_MARK}`)
+export function summary(loop: Loop): string {
+  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${loop.job === undefined ? '' : POLL_MARK}`)
 }
 
 /** Which text a notice in a log was: the first threshold's (short), a later one's (detailed), or a cycle's. */
@@ -152,14 +152,14 @@ export function readNotice(summary: string, content: readonly ContentBlock[]): R
 }
 
 /**
- * The notice due for `run`: the short text at the first threshold of a single
+ * The notice due for `loop`: the short text at the first threshold of a single
  * call's run, the detailed one later, the cycle text for a cycle; a user-role
  * message sourced to this plugin, arguments quoted within `cap` code units.
  */
-export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserMessage {
-  const { calls, length, sameResults, job } = run
+export function reminder(loop: Loop, firstThreshold: boolean, cap: number): UserMessage {
+  const { calls, length, sameResults, job } = loop
   const [call] = calls
-  const how = wording(run)
+  const how = wording(loop)
   const text = job !== undefined
     ? firstThreshold ? shortPollReminder(job, how) : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
     : calls.length > 1
@@ -169,20 +169,20 @@ export function reminder(run: Loop, firstThreshold: boolean, cap: number): UserM
       : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
   return createUserMessage({
     content: [{ type: 'text', text }],
-    source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(run) },
+    source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(loop) },
   })
 }
 
-/** The feedback blocks that replace a withheld result of `run`: of a call that ran, or (`ran` false) of one denied before it could; a busy poll's read always ran. */
-export function withheldResult(run: Loop, ran: boolean): ContentBlock[] {
-  const text = run.job === undefined
-    ? withheldFeedback(run.calls.map((c) => c.tool), run.length, run.sameResults, wording(run), ran)
-    : withheldPollFeedback(run.job, run.length, wording(run))
+/** The feedback blocks that replace a withheld result of `loop`: of a call that ran, or (`ran` false) of one denied before it could; a busy poll's read always ran. */
+export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
+  const text = loop.job === undefined
+    ? withheldFeedback(loop.calls.map((c) => c.tool), loop.length, loop.sameResults, wording(loop), ran)
+    : withheldPollFeedback(loop.job, loop.length, wording(loop))
   return [{ type: 'text', text }]
 }
 
-/** The wording a run needs: the arguments its calls carry but were not compared, and whether it resumed. */
-function wording(run: Loop): Wording {
-  const omitted = [...new Set(run.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
-  return { omitted, resumed: run.resumed }
+/** The wording a loop needs: the arguments its calls carry but were not compared, and whether it resumed. */
+function wording(loop: Loop): Wording {
+  const omitted = [...new Set(loop.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
+  return { omitted, resumed: loop.resumed }
 }

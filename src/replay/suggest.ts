@@ -69,6 +69,11 @@ export type ProgressStats = Map<string, { repeats: number, changed: number }>
  */
 export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
 
+/** The arguments the evidence compares calls without: the prose fields, and whatever `config` leaves out. */
+export function evidenceArguments(config: Config): string[] {
+  return [...new Set([...config.ignoreArguments, ...PROSE_ARGUMENTS])]
+}
+
 /** Count, per tool, repeats of the call right before and the ones whose result changed. */
 export function addProgress(stats: ProgressStats, call: LoggedCall): void {
   if (!call.repeatsCall) return
@@ -106,7 +111,7 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   }
   add('resultAware', { resultAware: true })
   add('cycles', { cycles: true })
-  const prose = [...new Set([...baseline.ignoreArguments, ...PROSE_ARGUMENTS])]
+  const prose = evidenceArguments(baseline)
   add('ignoreArguments: the prose fields', { ignoreArguments: prose })
   add('relapse', { relapse: true })
   if (progress.length > 0) {

@@ -1,0 +1,148 @@
+/**
+ * What `repeat-tool-reminder replay` is asked for: the command line read into a
+ * request, with the config file and the labels file it names loaded and
+ * judged. A bad option or file becomes a sentence that names it; nothing here
+ * reads a log.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { Config, name } from '../config.ts'
+import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
+import { readLabels, type Labels } from './labels.ts'
+import { reason } from './logs.ts'
+import { configFile } from './profile.ts'
+
+/** The help text: what the command does, every option, and the exit status. */
+export const USAGE = `Usage: repeat-tool-reminder replay <session file or sessions root>... [options]
+
+Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or
+session.jsonl.zstd, or a directory searched for them) through the guard, one at
+a time, and reports identical runs and cycles, what the model did after each
+recorded reminder and withheld result, what the loops cost (in recorded tokens
+too), and the reminders and withheld results a config would produce next to
+the ones recorded.
+
+Options:
+${flagsHelp(32)}
+  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
+                                config object; the flags above override its keys
+  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
+  --suggest                     compare a few configs on the same sessions and recommend one
+  --top N                       detail the N sessions that looped most (default 10)
+  --all                         detail every session
+  --json                        one JSON document on stdout, every session in it
+  -h, --help                    show this help
+
+Exit status: 0 when every input was read whole, 1 when any failed or was torn (its
+calls before the tear are reported) or a label names a call no log has, 2 for bad
+options, a bad config file or a bad labels file.`
+
+/** What the command line asks for. */
+export interface Request {
+  config: Config
+  /** The config keys the flags set, which override the config file's. */
+  flags: Partial<Record<keyof Config, unknown>>
+  /** With `--config`: the file the config comes from. */
+  configFile: string | undefined
+  paths: string[]
+  /** The labels file, with `--labels`. */
+  labels: string | undefined
+  json: boolean
+  suggest: boolean
+  /** How many looping sessions the text report details; Infinity with `--all`. */
+  top: number
+}
+
+/** What a request's files give: the config to replay with (the file's, under the flags), and the labels to score on. */
+export interface Inputs {
+  config: Config
+  labels: Labels | undefined
+}
+
+/** Load what `request` names; a text saying what is wrong with the first file that cannot be used. */
+export async function loadInputs(request: Request): Promise<Inputs | string> {
+  const config = request.configFile === undefined ? request.config : await loadConfig(request.configFile, request.flags)
+  if (typeof config === 'string') return config
+  const labels = request.labels === undefined ? undefined : await loadLabels(request.labels)
+  if (typeof labels === 'string') return labels
+  return { config, labels }
+}
+
+/** The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a text saying what is wrong when it cannot be used. */
+async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
+  // The plugin's own messages start with its name, which the line already carries.
+  const why = (error: unknown) => reason(error).replace(`${name}: `, '')
+  let raw: Record<string, unknown>
+  try {
+    raw = await configFile(file)
+    Config(raw as Partial<Config>)
+  } catch (error) {
+    return `${file}: ${why(error)}`
+  }
+  try {
+    return Config({ ...raw, ...flags } as Partial<Config>)
+  } catch (error) {
+    return `${file}, with the flags given: ${why(error)}`
+  }
+}
+
+/** Read and check a labels file; a text saying what is wrong when it cannot be used. */
+async function loadLabels(file: string): Promise<Labels | string> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    return `${file}: ${reason(error)}`
+  }
+  try {
+    return readLabels(file, text)
+  } catch (error) {
+    return `${file}: ${(error as Error).message}`
+  }
+}
+
+/** The request a command line makes; undefined for `--help`. Throws a sentence naming a bad option. */
+export function parse(argv: string[]): Request | undefined {
+  const { values, positionals } = commandLine(() => parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      ...configOptions,
+      config: { type: 'string' },
+      labels: { type: 'string' },
+      suggest: { type: 'boolean', default: false },
+      top: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }))
+  if (values.help) return undefined
+  const [verb, ...paths] = positionals
+  if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
+  if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
+  if (paths.length === 0) throw new Error(`${name}: replay needs at least one session file or sessions root`)
+  if (values.all && values.top !== undefined) throw new Error(`${name}: --top and --all do not go together`)
+  const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
+  if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${name}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
+  const flags = configFromFlags(values)
+  // Judged alone first, so that a bad flag is named as such even beside a config file.
+  const config = Config(flags as Partial<Config>)
+  return { config, flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
+}
+
+/** Parse a command line; what `parseArgs` refuses, said as a sentence that names the option and points to the help. */
+function commandLine<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    const { message } = error as Error
+    // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
+    const option = /'(-[^' ]+)/.exec(message)?.[1]
+    const why = message.includes('argument missing') ? `${option} needs a value`
+      : message.includes('does not take an argument') ? `${option} takes no value`
+        : `unknown option ${option}`
+    throw new Error(`${name}: ${why} (--help lists the options)`)
+  }
+}
