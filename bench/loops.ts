@@ -12,13 +12,15 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Config } from '../src/config.ts'
-import { readLabels, Scorer, type Labels, type Score } from '../src/replay/labels.ts'
+import { readLabels, type Labels } from '../src/replay/labels.ts'
+import { Scorer, type Score } from '../src/replay/score.ts'
 import { transcribe, type Transcript } from '../src/replay/transcript.ts'
 import { configFile } from '../src/replay/profile.ts'
 import { marks, report } from '../src/replay/report.ts'
 import { addToTotals, emptyTotals } from '../src/replay/totals.ts'
 import { discover, LogReader } from '../src/replay/logs.ts'
-import { addProgress, advise, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/suggest.ts'
+import { addProgress, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/candidates.ts'
+import { advise } from '../src/replay/suggest.ts'
 
 const ROOT = resolve(process.env.LOOPBENCH ?? join(import.meta.dirname, '..', '..', 'shared', 'loopbench'))
 

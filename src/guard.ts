@@ -8,7 +8,7 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { comparison, type Call } from './compare.ts'
+import { comparison, type Call, type Comparison } from './compare.ts'
 import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
 import { argumentsPreview, isRecord, preview } from './arguments.ts'
@@ -94,7 +94,7 @@ interface Judgement {
 class RepeatGuard implements Guard {
   private readonly config: Config
   private readonly last: number
-  private readonly compared: ReturnType<typeof comparison>
+  private readonly compared: Comparison
   private readonly states = new WeakMap<Agent, AgentState>()
   /**
    * With `blockAt` a call is compared in tools/pre-execute and again in

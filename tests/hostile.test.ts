@@ -22,6 +22,7 @@ describe('hostile arguments', () => {
     expect(injected(agent)).toEqual([])
   })
 
+  // Seconds of work on a busy machine (5 MB strings through the real loop, its log and the canonical form): a slow run is not a wrong one.
   it('multi-megabyte strings that need escaping are compared exactly and previewed by length', async () => {
     const content = 'line "quoted" \\ tab\t\n'.repeat(250_000)
     const agent = await run(repeat(3, { name: 'grep', args: { pattern: content } }), { thresholds: [2, 3], argumentsPreviewChars: 20 })
@@ -31,7 +32,7 @@ describe('hostile arguments', () => {
       shortReminder(),
       detailedReminder('grep', 3, `{"pattern":"line \\"q… (${canonicalLength - 20} more chars)`),
     ])
-  })
+  }, 30_000)
 
   it('multi-megabyte strings that differ in their last character are different calls', async () => {
     const big = 'x'.repeat(4_000_000)

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { shown } from './support/calls.ts'
-import { printable, render, WIDTH, wrap } from '../src/replay/render.ts'
+import { render } from '../src/replay/render.ts'
+import { printable, WIDTH, wrap } from '../src/replay/text.ts'
 import { noEffects } from '../src/replay/effects.ts'
-import { readLabels, Scorer } from '../src/replay/labels.ts'
+import { readLabels } from '../src/replay/labels.ts'
+import { Scorer } from '../src/replay/score.ts'
 import { type SessionReport } from '../src/replay/report.ts'
 import { addToTotals, emptyTotals, type Totals } from '../src/replay/totals.ts'
 

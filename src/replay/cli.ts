@@ -6,12 +6,15 @@
  * changes a file.
  */
 import { type Config, name } from '../config.ts'
-import { Scorer, type Labels } from './labels.ts'
+import type { Labels } from './labels.ts'
+import { Scorer } from './score.ts'
 import { discover, LogReader, reason, type Torn } from './logs.ts'
 import { loadInputs, parse, USAGE, type Request } from './options.ts'
-import { printable, render } from './render.ts'
+import { render } from './render.ts'
+import { printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
-import { addProgress, advise, evidenceArguments, type ProgressStats } from './suggest.ts'
+import { addProgress, evidenceArguments, type ProgressStats } from './candidates.ts'
+import { advise } from './suggest.ts'
 import { addToTotals, emptyTotals, looped, type Totals } from './totals.ts'
 import { transcribe, type Transcript } from './transcript.ts'
 

@@ -83,22 +83,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
         const seen = key(step)
         for (const p of awaiting.get(seen) ?? []) p.effect = 'relapsed'
       }
-      for (const p of fresh) {
-        if (compared.sameCall(asConfigured(p.target), asConfigured(step))) {
-          p.effect = 'repeated'
-          continue
-        }
-        // A busy poll's reader that now reads the job with wait: true did what the reminder asked.
-        if (waitsOn(p.target.tool, p.target.args, step.tool, step.args)) {
-          p.effect = 'waited'
-          continue
-        }
-        p.passed = true
-        const wanted = key(p.target)
-        const list = awaiting.get(wanted)
-        if (list === undefined) awaiting.set(wanted, [p])
-        else list.push(p)
-      }
+      for (const p of fresh) hear(p, step, (a, b) => compared.sameCall(asConfigured(a), asConfigured(b)), key, awaiting)
       fresh.length = 0
     }
     // Markers placed after this call hear from the calls after it.
@@ -109,6 +94,28 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   }
   settle()
   return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), blocks: blocks.map((p) => p.effect!) }
+}
+
+/**
+ * What the first tracked call after a marker says of it: the same call again
+ * (repeated), a busy poll's read now waiting on the job (waited), or another
+ * call, after which only the same call coming back decides (relapsed).
+ */
+function hear(p: Pending, step: LoggedCall, same: (a: LoggedCall, b: LoggedCall) => boolean, key: (call: LoggedCall) => string, awaiting: Map<string, Pending[]>): void {
+  if (same(p.target, step)) {
+    p.effect = 'repeated'
+    return
+  }
+  // A busy poll's reader that now reads the job with wait: true did what the reminder asked.
+  if (waitsOn(p.target.tool, p.target.args, step.tool, step.args)) {
+    p.effect = 'waited'
+    return
+  }
+  p.passed = true
+  const wanted = key(p.target)
+  const list = awaiting.get(wanted)
+  if (list === undefined) awaiting.set(wanted, [p])
+  else list.push(p)
 }
 
 /** The pending effect of the result withheld from `call`, the `at`-th: about that call, and decided by whether it comes again. */

@@ -8,14 +8,12 @@ import { Config } from '../config.ts'
 import { counted, EFFECTS } from './effects.ts'
 import type { LoopCost, ReminderReport, Report, SessionReport } from './report.ts'
 import type { EffectKind, Totals } from './totals.ts'
-import type { EpisodeScore, Score } from './labels.ts'
+import type { EpisodeScore, Score } from './score.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
+import { count, grouped, printable, ratio, WIDTH, wrap } from './text.ts'
 
 /** The widest bar of the run-length chart, in characters. */
 const BAR = 40
-
-/** The widest line of the report, in characters: a longer one is wrapped, its continuation indented. */
-export const WIDTH = 100
 
 /** The most characters of a run's canonical arguments the text report quotes (the JSON has `argumentsPreviewChars` of them). */
 const QUOTED = 60
@@ -67,42 +65,6 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     lines.push('', `session ${printable(s.id)}${s.parentSession ? ` (subagent of ${printable(s.parentSession)})` : ''}`, `  ${printable(s.file)}`, ...sessionLines(s))
   }
   return `${lines.flatMap((line) => wrap(line, WIDTH)).join('\n')}\n`
-}
-
-/**
- * A line cut into lines of at most `width` characters: at the last space that
- * fits, or in the middle of a word longer than a line; each continuation is
- * indented four more than the line it continues.
- */
-export function wrap(line: string, width: number): string[] {
-  if (line.length <= width) return [line]
-  const indent = ' '.repeat(line.length - line.trimStart().length + 4)
-  const out: string[] = []
-  let rest = line
-  let lead = ''
-  while (lead.length + rest.length > width) {
-    const room = width - lead.length
-    const space = rest.lastIndexOf(' ', room)
-    // A break inside the leading indentation would leave an empty line: cut the word instead.
-    const cut = space > rest.length - rest.trimStart().length ? space : room
-    out.push(lead + rest.slice(0, cut))
-    rest = rest.slice(cut).trimStart()
-    lead = indent
-  }
-  out.push(lead + rest)
-  return out
-}
-
-/**
- * Escape what a log could use to fake output or hide what it says: control
- * characters (C0, DEL, C1), line separators, and the bidirectional formatting
- * characters that reorder how a line reads (U+061C, U+200E, U+200F,
- * U+202A–U+202E, U+2066–U+2069). Anything that is not a string prints as its
- * JSON form, escaped the same way.
- */
-export function printable(text: unknown): string {
-  const shown = typeof text === 'string' ? text : String(JSON.stringify(text))
-  return shown.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function sessionLines(r: Report): string[] {
@@ -198,11 +160,6 @@ function episodeLine(e: EpisodeScore): string {
   return `${where}${e.firstReminder === null ? 'no reminder' : `reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`}`
 }
 
-/** A ratio to two decimals; – when it is unknown. */
-function ratio(value: number | null): string {
-  return value === null ? '–' : value.toFixed(2)
-}
-
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
 function advice({ suggestions, escalation }: Advice): string[] {
   const scored = suggestions[0]!.score !== undefined
@@ -251,13 +208,4 @@ function advice({ suggestions, escalation }: Advice): string[] {
 /** A candidate's withheld results, and how many of those calls it denies before they run. */
 function withheldCell(s: Suggestion): string {
   return s.denied === 0 ? String(s.blocks) : `${s.blocks} (${s.denied} not run)`
-}
-
-function count(n: number, noun: string): string {
-  return `${grouped(n)} ${noun}${n === 1 ? '' : 's'}`
-}
-
-/** A number with its thousands grouped: 2,492,860. */
-function grouped(n: number): string {
-  return n.toLocaleString('en-US')
 }

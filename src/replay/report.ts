@@ -11,10 +11,13 @@ import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
-import type { Marks } from './labels.ts'
+import type { Marks } from './score.ts'
 import type { Torn } from './logs.ts'
 import { readNotice, type NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
+import { Cost, type LoopCost } from './cost.ts'
+
+export type { LoopCost }
 
 /** One identical run of length 2 or more. */
 export interface RunReport {
@@ -51,22 +54,6 @@ export interface RecordedBlock {
   call: number
   denied: boolean
   effect: Effect
-}
-
-/**
- * The waste: calls made inside runs past their first call (or cycle
- * repetition), the characters of their raw arguments and logged result content
- * (JSON), and the tokens of the model responses that made them, each response
- * once. Tokens are null when a response that made such a call has no usage in the log.
- */
-export interface LoopCost {
-  calls: number
-  argumentChars: number
-  resultChars: number
-  /** The model responses that made those calls. */
-  responses: number
-  inputTokens: number | null
-  outputTokens: number | null
 }
 
 /** Per tool: how many runs it looped in and how many calls those runs repeated. */
@@ -175,39 +162,6 @@ export function report(transcript: Transcript, config: Config): Report {
   result.tools.sort(byRepeatedCalls)
   result.cost = cost.total()
   return result
-}
-
-/** The cost of looping as calls are added: each call once, each model response's tokens once. */
-class Cost {
-  private readonly responses = new Set<number>()
-  private readonly sum = { calls: 0, argumentChars: 0, resultChars: 0 }
-  private readonly transcript: Transcript
-
-  constructor(transcript: Transcript) {
-    this.transcript = transcript
-  }
-
-  add(call: LoggedCall): void {
-    this.sum.calls++
-    this.sum.argumentChars += call.raw.length
-    this.sum.resultChars += JSON.stringify(call.logged).length
-    this.responses.add(call.response)
-  }
-
-  total(): LoopCost {
-    let inputTokens: number | null = 0
-    let outputTokens: number | null = 0
-    for (const response of this.responses) {
-      const usage = this.transcript.usage[response]
-      if (usage === undefined) {
-        inputTokens = outputTokens = null
-        break
-      }
-      inputTokens! += usage.inputTokens
-      outputTokens! += usage.outputTokens
-    }
-    return { ...this.sum, responses: this.responses.size, inputTokens, outputTokens }
-  }
 }
 
 function close(report: Report, run: RunReport | undefined): void {

@@ -1,15 +1,16 @@
 /**
- * `--suggest`, all of it: a few configs a user would consider next to the one
- * given (the baseline), each tallied on the same sessions by where its
- * reminders land (on calls whose result repeated, so the model was seeing no
- * new output, or on calls whose result changed: likely progress); escalations
- * listed only when the recorded reminders' effects show the model went on
- * repeating; one recommendation, written as a dsh profile patch. It reads the
- * logs through the function it is given and writes nothing.
+ * `--suggest`: the candidates (`candidates.ts`) each tallied on the same
+ * sessions by where its reminders land (on calls whose result repeated, so the
+ * model was seeing no new output, or on calls whose result changed: likely
+ * progress) or, with labels, scored on the labeled loops; one recommendation,
+ * written as a dsh profile patch. It reads the logs through the function it is
+ * given and writes nothing.
  */
 import type { Config } from '../config.ts'
-import { counted, type EffectCounts } from './effects.ts'
-import { Scorer, type Labels, type Score } from './labels.ts'
+import { candidates, escalation, progressTools, type Candidate, type Escalation, type ProgressStats } from './candidates.ts'
+import type { EffectCounts } from './effects.ts'
+import type { Labels } from './labels.ts'
+import { Scorer, type Score } from './score.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { drive } from './report.ts'
 
@@ -31,16 +32,6 @@ export interface Tally {
   baselineRepeatedLoopsLost: number
 }
 
-/** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
-export interface Escalation {
-  /** Detailed reminders on calls whose result repeated, right after which the model made the same call again. */
-  followed: number
-  /** Detailed reminders in the logs on calls whose result repeated. */
-  of: number
-  /** Whether the candidates include `blockAt` and `remindEvery`: the same call followed most detailed reminders. */
-  escalate: boolean
-}
-
 /** What `--suggest` comes to: the candidates with their tallies, and the evidence on escalating. */
 export interface Advice {
   suggestions: Suggestion[]
@@ -48,99 +39,11 @@ export interface Advice {
 }
 
 /** One config under comparison, with how it fared. */
-export interface Suggestion extends Tally {
-  /** What the candidate changes from the baseline, for a person. */
-  label: string
-  config: Config
+export interface Suggestion extends Candidate, Tally {
   /** With labels: how its reminders score on the labeled loops. */
   score?: Score
-  baseline?: true
   recommended?: true
 }
-
-/** Per tool: how often a call repeated the one right before it, and how often such a repeat still returned a new result. */
-export type ProgressStats = Map<string, { repeats: number, changed: number }>
-
-/**
- * The arguments dsh's tools take that are prose for the UI or the user, never
- * part of what the call does: `bash`, `pwsh` and `run_code` require a
- * `description`, and `bash`, `edit` and `write` take a `justification`. The
- * evidence compares calls without them, and a candidate leaves them out.
- */
-export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
-
-/** The arguments the evidence compares calls without: the prose fields, and whatever `config` leaves out. */
-export function evidenceArguments(config: Config): string[] {
-  return [...new Set([...config.ignoreArguments, ...PROSE_ARGUMENTS])]
-}
-
-/** Count, per tool, repeats of the call right before and the ones whose result changed. */
-export function addProgress(stats: ProgressStats, call: LoggedCall): void {
-  if (!call.repeatsCall) return
-  const tool = stats.get(call.tool) ?? { repeats: 0, changed: 0 }
-  tool.repeats++
-  if (!call.repeatsResult) tool.changed++
-  stats.set(call.tool, tool)
-}
-
-/** Tools whose repeats mostly returned a new result each time (paging, polling): progress, not loops. */
-export function progressTools(stats: ProgressStats): string[] {
-  return [...stats].filter(([, { repeats, changed }]) => changed * 2 > repeats).map(([tool]) => tool).sort()
-}
-
-/** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
-export function escalation(later: EffectCounts): Escalation {
-  const of = counted(later)
-  return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
-}
-
-/**
- * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
- * the prose arguments left out; with `relapse`; with the progress tools (when
- * there are any) excluded, or result-aware alone; with every threshold two
- * calls later; and, only when `evidence` says the model went on repeating
- * after most detailed reminders, with `blockAt` and with `remindEvery`, the
- * evidence in their labels.
- */
-export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation): Omit<Suggestion, keyof Tally>[] {
-  const list: Omit<Suggestion, keyof Tally>[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
-  // A candidate that is the same config as one already listed (the baseline included) is not listed again.
-  const add = (label: string, change: Partial<Config>) => {
-    const config = { ...baseline, ...change }
-    if (!list.some((c) => JSON.stringify(c.config) === JSON.stringify(config))) list.push({ label, config })
-  }
-  add('resultAware', { resultAware: true })
-  add('cycles', { cycles: true })
-  const prose = evidenceArguments(baseline)
-  add('ignoreArguments: the prose fields', { ignoreArguments: prose })
-  add('relapse', { relapse: true })
-  if (progress.length > 0) {
-    add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
-    // Scoped: the other tools keep comparing calls alone, as the baseline does.
-    if (baseline.resultAware !== true) add(`resultAware for ${progress.join(', ')} only`, { resultAware: [...new Set([...baseline.resultAware || [], ...progress])] })
-  }
-  const later = baseline.thresholds.map((t) => t + 2)
-  add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
-  // Most real loops are short: the second identical call is often already the pointless one.
-  const shift = baseline.thresholds[0]! - 2
-  if (shift > 0) {
-    const earlier = baseline.thresholds.map((t) => t - shift)
-    const named = `thresholds ${earlier.join(', ')}`
-    add(named, { thresholds: earlier })
-    add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
-    add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
-  }
-  // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every label.
-  if (evidence.escalate) {
-    const last = baseline.thresholds.at(-1)!
-    if (baseline.blockAt === 0) add(`blockAt ${last + 2}`, { blockAt: last + 2 })
-    if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY}`, { remindEvery: REMIND_EVERY })
-  }
-  return list
-}
-
-/** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
-const REMIND_EVERY = 3
 
 /** The loops a config reminded in one session, each named by the call its stretch starts at; and those where a reminded call's result repeated. */
 export interface RemindedLoops {

@@ -8,7 +8,7 @@
 import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments, isRecord } from '../arguments.ts'
-import { comparison } from '../compare.ts'
+import { comparison, type Comparison } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
 import { deniedBeforeRunning, readNotice, type NoticeKind } from '../reminders.ts'
 import { sameOutcome, type Outcome } from '../results.ts'
@@ -67,80 +67,111 @@ export interface Transcript {
  * Throws, naming what is wrong and the event, on a log no dsh loop writes.
  */
 export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[]): Transcript {
-  // The evidence compares every call's outcome.
-  const compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
-  const transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], denied: [], usage: [] }
-  const made = new Map<string, { tool: string, raw: string }>()
-  const responses = new Map<string, number>()
-  const answered = new Set<string>()
-  const recent: LoggedCall[] = []
-  for (const event of events) {
+  const reader = new Transcriber(ignoreArguments)
+  for (const event of events) reader.read(event)
+  return reader.transcript
+}
+
+/** One session's events read in order into its transcript. */
+class Transcriber {
+  readonly transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], denied: [], usage: [] }
+  private readonly compared: Comparison
+  /** The calls made so far, by call id. */
+  private readonly made = new Map<string, { tool: string, raw: string }>()
+  /** Per call id, the model response that made it (an index of `usage`). */
+  private readonly responses = new Map<string, number>()
+  /** The call ids a result has answered: a later result for one is not a call. */
+  private readonly answered = new Set<string>()
+  /** The latest calls, as many as the guard ever compares a call with. */
+  private readonly recent: LoggedCall[] = []
+
+  constructor(ignoreArguments: readonly string[]) {
+    // The evidence compares every call's outcome.
+    this.compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
+  }
+
+  /** Take one event into the transcript; throws on one no dsh loop writes. */
+  read(event: SessionEvent): void {
     const data = event.data as unknown
     if (!isRecord(data)) throw new Error(`${event.type} (event ${event.seq}) carries no data`)
-    if (event.type === 'assistant/message') {
-      const blocks = contentOf(data)
-      const ids = blocks.flatMap((block) => isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [])
-      if (ids.length === 0) continue
-      if (data.usage !== undefined && !isUsage(data.usage)) throw new Error(`model response (event ${event.seq}) has a usage that is not token counts`)
-      for (const id of ids) responses.set(id, transcript.usage.length)
-      transcript.usage.push(data.usage)
-    } else if (event.type === 'tool/call') {
-      const { callId, name: tool, arguments: raw } = data
-      if (typeof callId !== 'string') throw new Error(`tool call (event ${event.seq}) has no call id`)
-      if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no tool name`)
-      if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${event.seq}) has no arguments text`)
-      made.set(callId, { tool, raw })
-    } else if (event.type === 'user/message') {
-      const message = data as unknown as UserMessage
-      if (!isRecord(message.source) || !Array.isArray(message.content)) throw new Error(`user message (event ${event.seq}) has no source or no content list`)
-      transcript.steps.push(message)
-      const { source } = message
-      if (source.kind === 'plugin' && source.plugin === name) {
-        const { summary } = source as { summary?: unknown }
-        if (typeof summary !== 'string') throw new Error(`reminder (event ${event.seq}) from ${name} has no summary text`)
-        if (transcript.calls === 0) throw new Error(`reminder (event ${event.seq}) from ${name} comes before any tool result`)
-        const { kind, tools } = readNotice(summary, message.content)
-        transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
-      }
-    } else if (event.type === 'tool/result') {
-      const [block] = contentOf(data)
-      if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${event.seq}) names no call it answers`)
-      const id = block.toolCallId
-      const call = made.get(id)
-      if (call === undefined) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)}, which the log never made`)
-      if (!Array.isArray(block.content)) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)} has no content list`)
-      if (!block.content.every(isRecord)) throw new Error(`tool result (event ${event.seq}) for call ${JSON.stringify(id)} has a content block that is not an object`)
-      if (answered.has(id)) continue
-      answered.add(id)
-      transcript.calls++
-      const args = deliveredArguments(call.raw)
-      const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
-      const seen = compared.call(call.tool, args, logged)
-      const same = findLast(recent, (c) => compared.sameCall(c, seen))
-      const withheld = logged.isError ? withheldOf(logged.content) : undefined
-      if (withheld !== undefined) transcript.blocks.push(transcript.calls)
-      if (withheld === 'denied') transcript.denied.push(transcript.calls)
-      // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
-      const outcome = withheld !== undefined && same !== undefined ? same.outcome : logged
-      const result = withheld !== undefined && same !== undefined ? same.compared : seen.outcome!
-      const current: LoggedCall = {
-        ...call,
-        args,
-        outcome,
-        logged: logged.content,
-        ignored: seen.ignored,
-        compared: result,
-        repeatsResult: same !== undefined && sameOutcome(same.compared, result),
-        repeatsCall: same !== undefined && same === recent.at(-1),
-        response: responses.get(id) ?? -1,
-      }
-      transcript.steps.push(current)
-      recent.push(current)
-      // The guard compares a call with at most the longest cycle's worth of earlier calls.
-      if (recent.length > LONGEST_CYCLE) recent.shift()
-    }
+    if (event.type === 'assistant/message') this.response(event.seq, data)
+    else if (event.type === 'tool/call') this.call(event.seq, data)
+    else if (event.type === 'user/message') this.message(event.seq, data as unknown as UserMessage)
+    else if (event.type === 'tool/result') this.result(event.seq, data)
   }
-  return transcript
+
+  /** A model response: the calls it made, and its token usage. */
+  private response(seq: number, data: Record<string, unknown>): void {
+    const blocks = contentOf(data)
+    const ids = blocks.flatMap((block) => isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [])
+    if (ids.length === 0) return
+    if (data.usage !== undefined && !isUsage(data.usage)) throw new Error(`model response (event ${seq}) has a usage that is not token counts`)
+    for (const id of ids) this.responses.set(id, this.transcript.usage.length)
+    this.transcript.usage.push(data.usage)
+  }
+
+  /** A call the model made, remembered until its result comes. */
+  private call(seq: number, data: Record<string, unknown>): void {
+    const { callId, name: tool, arguments: raw } = data
+    if (typeof callId !== 'string') throw new Error(`tool call (event ${seq}) has no call id`)
+    if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no tool name`)
+    if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no arguments text`)
+    this.made.set(callId, { tool, raw })
+  }
+
+  /** A user-role message in its place; this plugin's notice is read back as a reminder. */
+  private message(seq: number, message: UserMessage): void {
+    const { transcript } = this
+    if (!isRecord(message.source) || !Array.isArray(message.content)) throw new Error(`user message (event ${seq}) has no source or no content list`)
+    transcript.steps.push(message)
+    const { source } = message
+    if (source.kind !== 'plugin' || source.plugin !== name) return
+    const { summary } = source as { summary?: unknown }
+    if (typeof summary !== 'string') throw new Error(`reminder (event ${seq}) from ${name} has no summary text`)
+    if (transcript.calls === 0) throw new Error(`reminder (event ${seq}) from ${name} comes before any tool result`)
+    const { kind, tools } = readNotice(summary, message.content)
+    transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
+  }
+
+  /** A call's first result makes it a call of the transcript, compared with the calls before it. */
+  private result(seq: number, data: Record<string, unknown>): void {
+    const { transcript, compared, recent } = this
+    const [block] = contentOf(data)
+    if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${seq}) names no call it answers`)
+    const id = block.toolCallId
+    const call = this.made.get(id)
+    if (call === undefined) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
+    if (!Array.isArray(block.content)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
+    if (!block.content.every(isRecord)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has a content block that is not an object`)
+    if (this.answered.has(id)) return
+    this.answered.add(id)
+    transcript.calls++
+    const args = deliveredArguments(call.raw)
+    const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
+    const seen = compared.call(call.tool, args, logged)
+    const same = findLast(recent, (c) => compared.sameCall(c, seen))
+    const withheld = logged.isError ? withheldOf(logged.content) : undefined
+    if (withheld !== undefined) transcript.blocks.push(transcript.calls)
+    if (withheld === 'denied') transcript.denied.push(transcript.calls)
+    // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
+    const outcome = withheld !== undefined && same !== undefined ? same.outcome : logged
+    const result = withheld !== undefined && same !== undefined ? same.compared : seen.outcome!
+    const current: LoggedCall = {
+      ...call,
+      args,
+      outcome,
+      logged: logged.content,
+      ignored: seen.ignored,
+      compared: result,
+      repeatsResult: same !== undefined && sameOutcome(same.compared, result),
+      repeatsCall: same !== undefined && same === recent.at(-1),
+      response: this.responses.get(id) ?? -1,
+    }
+    transcript.steps.push(current)
+    recent.push(current)
+    // The guard compares a call with at most the longest cycle's worth of earlier calls.
+    if (recent.length > LONGEST_CYCLE) recent.shift()
+  }
 }
 
 /** The content list of the message an event carries; empty when it carries none. */

@@ -4,7 +4,7 @@
  */
 import type { MessageSource } from '@deepseek-ai/dsh-llm'
 import type { ScriptedCall, ScriptedTurn } from '../../support/model.ts'
-import { WIDTH, wrap } from '../../src/replay/render.ts'
+import { WIDTH, wrap } from '../../src/replay/text.ts'
 
 /** The search most suites repeat. */
 export const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }

@@ -1,0 +1,110 @@
+/**
+ * Which configs `--suggest` compares, and the evidence that picks them: the
+ * tools whose repeats were progress, the prose arguments dsh's tools carry,
+ * and whether the model went on repeating after the detailed reminders the
+ * logs recorded (the case for escalating). Pure.
+ */
+import type { Config } from '../config.ts'
+import { counted, type EffectCounts } from './effects.ts'
+import type { LoggedCall } from './transcript.ts'
+
+/** One config to compare, named for a person by what it changes from the baseline. */
+export interface Candidate {
+  label: string
+  config: Config
+  baseline?: true
+}
+
+/** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
+export interface Escalation {
+  /** Detailed reminders on calls whose result repeated, right after which the model made the same call again. */
+  followed: number
+  /** Detailed reminders in the logs on calls whose result repeated. */
+  of: number
+  /** Whether the candidates include `blockAt` and `remindEvery`: the same call followed most detailed reminders. */
+  escalate: boolean
+}
+
+/** Per tool: how often a call repeated the one right before it, and how often such a repeat still returned a new result. */
+export type ProgressStats = Map<string, { repeats: number, changed: number }>
+
+/**
+ * The arguments dsh's tools take that are prose for the UI or the user, never
+ * part of what the call does: `bash`, `pwsh` and `run_code` require a
+ * `description`, and `bash`, `edit` and `write` take a `justification`. The
+ * evidence compares calls without them, and a candidate leaves them out.
+ */
+export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
+
+/** The arguments the evidence compares calls without: the prose fields, and whatever `config` leaves out. */
+export function evidenceArguments(config: Config): string[] {
+  return [...new Set([...config.ignoreArguments, ...PROSE_ARGUMENTS])]
+}
+
+/** Count, per tool, repeats of the call right before and the ones whose result changed. */
+export function addProgress(stats: ProgressStats, call: LoggedCall): void {
+  if (!call.repeatsCall) return
+  const tool = stats.get(call.tool) ?? { repeats: 0, changed: 0 }
+  tool.repeats++
+  if (!call.repeatsResult) tool.changed++
+  stats.set(call.tool, tool)
+}
+
+/** Tools whose repeats mostly returned a new result each time (paging, polling): progress, not loops. */
+export function progressTools(stats: ProgressStats): string[] {
+  return [...stats].filter(([, { repeats, changed }]) => changed * 2 > repeats).map(([tool]) => tool).sort()
+}
+
+/** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
+export function escalation(later: EffectCounts): Escalation {
+  const of = counted(later)
+  return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
+}
+
+/**
+ * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
+ * the prose arguments left out; with `relapse`; with the progress tools (when
+ * there are any) excluded, or result-aware alone; with every threshold two
+ * calls later; and, only when `evidence` says the model went on repeating
+ * after most detailed reminders, with `blockAt` and with `remindEvery`, the
+ * evidence in their labels.
+ */
+export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation): Candidate[] {
+  const list: Candidate[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
+  // A candidate that is the same config as one already listed (the baseline included) is not listed again.
+  const add = (label: string, change: Partial<Config>) => {
+    const config = { ...baseline, ...change }
+    if (!list.some((c) => JSON.stringify(c.config) === JSON.stringify(config))) list.push({ label, config })
+  }
+  add('resultAware', { resultAware: true })
+  add('cycles', { cycles: true })
+  const prose = evidenceArguments(baseline)
+  add('ignoreArguments: the prose fields', { ignoreArguments: prose })
+  add('relapse', { relapse: true })
+  if (progress.length > 0) {
+    add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
+    // Scoped: the other tools keep comparing calls alone, as the baseline does.
+    if (baseline.resultAware !== true) add(`resultAware for ${progress.join(', ')} only`, { resultAware: [...new Set([...baseline.resultAware || [], ...progress])] })
+  }
+  const later = baseline.thresholds.map((t) => t + 2)
+  add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
+  // Most real loops are short: the second identical call is often already the pointless one.
+  const shift = baseline.thresholds[0]! - 2
+  if (shift > 0) {
+    const earlier = baseline.thresholds.map((t) => t - shift)
+    const named = `thresholds ${earlier.join(', ')}`
+    add(named, { thresholds: earlier })
+    add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
+    add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
+  }
+  // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every label.
+  if (evidence.escalate) {
+    const last = baseline.thresholds.at(-1)!
+    if (baseline.blockAt === 0) add(`blockAt ${last + 2}`, { blockAt: last + 2 })
+    if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY}`, { remindEvery: REMIND_EVERY })
+  }
+  return list
+}
+
+/** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
+const REMIND_EVERY = 3
