@@ -12,29 +12,18 @@ export const name = 'repeat-tool-reminder'
 /** The largest `maxCyclePeriod`: the most calls apart that two calls the guard compares can be. */
 export const LONGEST_CYCLE = 8
 
-/** What an operator can set; every field has a default. */
+/** What an operator can set; every field has a default. What each field means is said once, by its description in {@link fields}. */
 export interface Config {
-  /** Run lengths at which a reminder is due, ascending after load. */
   thresholds: number[]
-  /** Cap, in UTF-16 code units, on the canonical arguments quoted by a detailed reminder. */
   argumentsPreviewChars: number
-  /** Whole-name patterns of tracked tools (`*` = any run of characters); empty tracks every tool. */
   include: string[]
-  /** Whole-name patterns of tools that are never tracked; wins over `include`. */
   exclude: string[]
-  /** Opt-in: a repeat extends a run only when its outcome (error flag and content, dsh's locators masked) repeats too; `true` for every tool, or the whole-name patterns of the tools it applies to. */
   resultAware: boolean | string[]
-  /** Opt-in: `<tool pattern>.<argument>` entries naming top-level arguments that are left out when two calls are compared. */
   ignoreArguments: string[]
-  /** Opt-in: an identical run interrupted by other tracked calls goes on from its length when the same call comes back. */
   relapse: boolean
-  /** Opt-in: also recognise an exact repeating cycle of 2 to `maxCyclePeriod` distinct calls. */
   cycles: boolean
-  /** The longest cycle, in distinct calls, that `cycles` looks for (2 to 8). */
   maxCyclePeriod: number
-  /** Opt-in: past the last threshold, a detailed reminder again every this many repeats; 0 stays silent. */
   remindEvery: number
-  /** Opt-in: from this run length on, every further call of the run is withheld, denied before it runs where its result does not decide the run; 0 never withholds. */
   blockAt: number
 }
 
@@ -43,31 +32,46 @@ function reject(rule: string, value: unknown): never {
   throw new Error(`${name}: ${rule} (got ${show(value)})`)
 }
 
-/** Every field with its rule, default and description; unknown keys and cross-field rules are {@link Config}'s. */
+/**
+ * Every field with its rule, default and description; unknown keys and
+ * cross-field rules are {@link Config}'s. The description is the one place an
+ * option's meaning is written: the flag help reads it, and a test checks the
+ * README's config table against it.
+ */
 export const fields = Schema.object({
   thresholds: field(thresholdList('thresholds'), [3, 5, 8],
-    'Run lengths (integers >= 2, no repeats) at which a reminder is due. The first gets a short reminder, later ones a detailed one; past the last the guard is silent.'),
+    'Run lengths at which a reminder is due; the first gets the short text, later ones the detailed text.'),
   argumentsPreviewChars: field(integerIn('argumentsPreviewChars', 1, Infinity, 'a positive integer'), 500,
-    'Most characters of canonical arguments quoted in a detailed reminder; the rest is summarised as "… (N more chars)". Detection always compares the full arguments.'),
+    'Most characters of arguments a detailed reminder quotes; calls are always compared whole.'),
   include: field(patternList('include'), [],
-    'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'),
+    'Tools to track, as `*` patterns; empty tracks every tool.'),
   exclude: field(patternList('exclude'), [],
-    'Tools never to track, as whole-name patterns where * matches any run of characters. An untracked call neither counts nor resets a run.'),
+    'Tools never to track, as `*` patterns; wins over `include`.'),
   resultAware: field(boolOrPatterns('resultAware'), false,
-    'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop. The spill paths and job ids dsh writes into a result are left out of the comparison. true for every tool, or a list of whole-name tool patterns it applies to.'),
+    'Opt-in: a repeat counts only when its outcome repeats too: for every tool, or for the tools listed.'),
   ignoreArguments: field(argumentList('ignoreArguments'), [],
-    'Top-level arguments that are not part of a call, as <tool pattern>.<argument> (bash.description, *.justification): two calls are the same when they are equal without them. Every entry whose pattern matches the tool applies.'),
+    'Opt-in: `<tool pattern>.<argument>` entries left out when calls are compared.'),
   relapse: field(bool('relapse'), false,
-    'An identical run interrupted by other tracked calls goes on from its length when the same call comes back, until the next user message; each agent remembers its 8 latest interrupted runs.'),
+    'Opt-in: a run interrupted by other calls goes on when the call comes back.'),
   cycles: field(bool('cycles'), false,
-    'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its length is the number of complete repetitions.'),
+    'Opt-in: also recognise repeating cycles of distinct calls.'),
   maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`), 4,
-    'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'),
+    'The longest cycle, in distinct calls, that `cycles` looks for.'),
   remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
-    'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'),
+    'Opt-in: past the last threshold, remind again every this many repeats; 0 stays silent.'),
   blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
-    'From this length on (an integer at or above the last threshold), withhold every further call of the run or cycle: the model gets feedback instead of the result. The call is denied before it runs, unless its tool compares results (resultAware), which decide whether the run goes on: that call runs, and its result is withheld. 0 never withholds.'),
+    'Opt-in: from this run length on, withhold every further call, denied before it runs where its result cannot decide the run; 0 never withholds.'),
 })
+
+/** What an option means, as its schema describes it. */
+export function meaning(key: keyof Config): string {
+  return fields.dict![key]!.meta.description as string
+}
+
+/** An option's default, as its schema gives it. */
+export function defaultOf(key: keyof Config): unknown {
+  return fields.dict![key]!.meta.default
+}
 
 /** The option names, in the order the schema lists them. */
 const KEYS = Object.keys(fields.dict!) as (keyof Config)[]

@@ -4,9 +4,9 @@
  * from {@link CONFIG_FLAGS}. Values are left for {@link Config} to judge, so a
  * bad flag gets the same message as a bad `cordis.yml` value.
  */
-import { name, type Config } from './config.ts'
+import { defaultOf, meaning, name, type Config } from './config.ts'
 
-/** One flag: the config key it sets, how `parseArgs` reads it, and its help text. */
+/** One flag: the config key it sets (the flag is named after it) and how `parseArgs` reads it; its help is the option's description. */
 interface Flag {
   key: keyof Config
   type: 'string' | 'boolean'
@@ -15,23 +15,24 @@ interface Flag {
   read?: 'number' | 'numbers' | 'patterns'
   /** The placeholder shown in help. */
   arg?: string
-  help: string
+  /** For a second flag of one option: what it sets instead of the whole option. */
+  scope?: string
 }
 
 /** The config flags, in help order. */
 export const CONFIG_FLAGS = {
-  'thresholds': { key: 'thresholds', type: 'string', read: 'numbers', arg: 'LIST', help: 'run lengths that get a reminder (default 3,5,8)' },
-  'include': { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', help: 'track only matching tools (repeatable, or a comma list)' },
-  'exclude': { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', help: 'never track matching tools (repeatable, or a comma list)' },
-  'preview': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N', help: 'characters of arguments quoted in a detailed reminder (default 500)' },
-  'result-aware': { key: 'resultAware', type: 'boolean', help: 'compare outcomes too (resultAware)' },
-  'result-aware-tools': { key: 'resultAware', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', help: 'compare outcomes of matching tools only (repeatable, or a comma list)' },
-  'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG', help: 'leave an argument out when comparing calls (repeatable, or a comma list)' },
-  'relapse': { key: 'relapse', type: 'boolean', help: 'a run interrupted by other calls goes on when the call comes back' },
-  'cycles': { key: 'cycles', type: 'boolean', help: 'recognise cycles of distinct calls' },
-  'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N', help: 'longest cycle (default 4)' },
-  'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N', help: 'remind again every N repeats past the last threshold' },
-  'block-at': { key: 'blockAt', type: 'string', read: 'number', arg: 'N', help: 'block from run length N on' },
+  'thresholds': { key: 'thresholds', type: 'string', read: 'numbers', arg: 'LIST' },
+  'include': { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
+  'exclude': { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
+  'arguments-preview-chars': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N' },
+  'result-aware': { key: 'resultAware', type: 'boolean' },
+  'result-aware-tools': { key: 'resultAware', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', scope: 'As --result-aware, for the matching tools only.' },
+  'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG' },
+  'relapse': { key: 'relapse', type: 'boolean' },
+  'cycles': { key: 'cycles', type: 'boolean' },
+  'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N' },
+  'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N' },
+  'block-at': { key: 'blockAt', type: 'string', read: 'number', arg: 'N' },
 } as const satisfies Record<string, Flag>
 
 type Flags = typeof CONFIG_FLAGS
@@ -47,12 +48,40 @@ export const configOptions = Object.fromEntries(Object.entries(CONFIG_FLAGS)
   [K in keyof Flags]: Flags[K] extends { multiple: true } ? { type: Flags[K]['type'], multiple: true } : { type: Flags[K]['type'] }
 }
 
-/** The help lines for the config flags, the flag column `width` characters wide. */
+/**
+ * The help lines for the config flags, the flag column `width` characters
+ * wide: each option's description (without its code marks), its default when
+ * it is a number or a list of them, and whether the flag repeats; wrapped to
+ * 100 columns under the description column.
+ */
 export function flagsHelp(width: number): string {
-  return Object.entries(CONFIG_FLAGS).map(([flag, spec]) => {
-    const left = `  --${flag}${'arg' in spec ? ` ${spec.arg}` : ''}`
-    return `${left.padEnd(width)}${spec.help}`
+  return (Object.entries(CONFIG_FLAGS) as [string, Flag][]).flatMap(([flag, spec]) => {
+    const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
+    const fallback = defaultOf(spec.key)
+    const numeric = typeof fallback === 'number' || Array.isArray(fallback) && fallback.length > 0
+    const help = [
+      (spec.scope ?? meaning(spec.key)).replaceAll('`', ''),
+      ...numeric ? [`Default ${String(fallback)}.`] : [],
+      ...spec.multiple ? ['Repeatable, or a comma list.'] : [],
+    ].join(' ')
+    return lines(help, 100 - width).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
   }).join('\n')
+}
+
+/** A text cut into lines of at most `width` characters at spaces (a longer word gets a line of its own). */
+function lines(text: string, width: number): string[] {
+  const out: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      out.push(line)
+      line = word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  out.push(line)
+  return out
 }
 
 /**

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
@@ -40,22 +40,19 @@ describe('config', () => {
     expect(fiber.config).toEqual(DEFAULTS)
   })
 
-  it('every field has its description, in the order the schema lists them', () => {
+  it('the README\'s config table lists every field in the schema\'s order, with its default and, as its meaning, the schema\'s description', async () => {
     const dict = fields.dict ?? {}
-    expect(Object.entries(dict).map(([key, field]) => [key, field.meta.description])).toEqual([
-      ['thresholds', 'Run lengths (integers >= 2, no repeats) at which a reminder is due. The first gets a short reminder, later ones a detailed one; past the last the guard is silent.'],
-      ['argumentsPreviewChars', 'Most characters of canonical arguments quoted in a detailed reminder; the rest is summarised as "… (N more chars)". Detection always compares the full arguments.'],
-      ['include', 'Tools to track, as whole-name patterns where * matches any run of characters. Empty tracks every tool.'],
-      ['exclude', 'Tools never to track, as whole-name patterns where * matches any run of characters. An untracked call neither counts nor resets a run.'],
-      ['resultAware', 'Extend a run only when the tool\'s outcome (error flag and result content) also equals the previous one: a poll that sees new output is not a loop. The spill paths and job ids dsh writes into a result are left out of the comparison. true for every tool, or a list of whole-name tool patterns it applies to.'],
-      ['ignoreArguments', 'Top-level arguments that are not part of a call, as <tool pattern>.<argument> (bash.description, *.justification): two calls are the same when they are equal without them. Every entry whose pattern matches the tool applies.'],
-      ['relapse', 'An identical run interrupted by other tracked calls goes on from its length when the same call comes back, until the next user message; each agent remembers its 8 latest interrupted runs.'],
-      ['cycles', 'Also recognise an exact repeating cycle of 2 to maxCyclePeriod distinct calls (grep, read, grep, read, ...); its length is the number of complete repetitions.'],
-      ['maxCyclePeriod', 'The longest cycle, in distinct calls, that cycles looks for: an integer from 2 to 8. Each agent remembers this many recent calls.'],
-      ['remindEvery', 'Past the last threshold, repeat the detailed reminder every this many further repeats. 0 keeps the guard silent after the last threshold.'],
-      ['blockAt', 'From this length on (an integer at or above the last threshold), withhold every further call of the run or cycle: the model gets feedback instead of the result. The call is denied before it runs, unless its tool compares results (resultAware), which decide whether the run goes on: that call runs, and its result is withheld. 0 never withholds.'],
-    ])
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+    const rows = readme.split('\n').filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line)).map((line) => line.slice(2, -2).split(' | ').slice(0, 3))
+    const shown = (value: unknown) => Array.isArray(value) ? `[${value.join(', ')}]` : String(value)
+    expect(rows).toEqual(Object.entries(dict).map(([key, field]) => [`\`${key}\``, `\`${shown(field.meta.default)}\``, field.meta.description]))
     expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
+  })
+
+  it('the Chinese README\'s config table lists the same fields with the same defaults', async () => {
+    const table = async (file: string) => (await readFile(new URL(`../${file}`, import.meta.url), 'utf8')).split('\n')
+      .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line)).map((line) => line.split(' | ').slice(0, 2))
+    expect(await table('README.zh.md')).toEqual(await table('README.md'))
   })
 
   it.each<[string, unknown, string]>([

@@ -27,7 +27,7 @@ describe('npm start demo', () => {
   })
 
   it('custom thresholds and preview move the reminders and cut the quoted arguments', async () => {
-    const { entries } = await demoJson(['--thresholds', '2,4', '--preview', '10'])
+    const { entries } = await demoJson(['--thresholds', '2,4', '--arguments-preview-chars', '10'])
     expect(entries.filter((e) => e.type === 'reminder')).toEqual([
       { type: 'reminder', afterCall: 2, summary: 'search_files × 2', text: shortReminder() },
       { type: 'reminder', afterCall: 4, summary: 'search_files × 4', text: detailedReminder('search_files', 4, '{"path":"s… (27 more chars)') },
@@ -95,7 +95,7 @@ describe('npm start demo', () => {
     [['--json', 'extra'], "repeat-tool-reminder demo: Unexpected argument 'extra'. This command does not take positional arguments"],
     [['--thresholds', '1,3'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)'],
     [['--thresholds', ''], 'repeat-tool-reminder: thresholds must be integers >= 2 (got "")'],
-    [['--preview', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")'],
+    [['--arguments-preview-chars', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")'],
   ])('bad options, and configs the plugin rejects (%j), exit 2 with a one-line reason', async (argv, reason) => {
     const { status, out, err } = await demo(argv)
     expect(status).toBe(2)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { configFromFlags, flagsHelp } from '../src/flags.ts'
+import { CONFIG_FLAGS, configFromFlags, flagsHelp } from '../src/flags.ts'
 
 describe('the config as command-line flags', () => {
   it('every flag sets its config field; numbers become numbers, lists split at commas', () => {
@@ -8,7 +8,7 @@ describe('the config as command-line flags', () => {
       'thresholds': '4,2',
       'include': ['grep,read_*', 'glob'],
       'exclude': ['todo_write'],
-      'preview': '80',
+      'arguments-preview-chars': '80',
       'result-aware': true,
       'ignore-arguments': ['bash.description,*.justification'],
       'relapse': true,
@@ -54,23 +54,42 @@ describe('the config as command-line flags', () => {
   })
 
   it('numbers in any form JSON-like text allows are read as numbers', () => {
-    expect(configFromFlags({ 'block-at': ' 12 ', 'preview': '1e2', 'thresholds': '3, 5' })).toEqual({ blockAt: 12, argumentsPreviewChars: 100, thresholds: [3, 5] })
+    expect(configFromFlags({ 'block-at': ' 12 ', 'arguments-preview-chars': '1e2', 'thresholds': '3, 5' })).toEqual({ blockAt: 12, argumentsPreviewChars: 100, thresholds: [3, 5] })
   })
 
-  it('the help text: one line per flag, the flag column as wide as asked', () => {
+  it('the help text: each flag named after its option, with the option\'s description, its numeric default and whether it repeats, wrapped under the description column', () => {
     expect(flagsHelp(32)).toBe([
-      '  --thresholds LIST             run lengths that get a reminder (default 3,5,8)',
-      '  --include PATTERN             track only matching tools (repeatable, or a comma list)',
-      '  --exclude PATTERN             never track matching tools (repeatable, or a comma list)',
-      '  --preview N                   characters of arguments quoted in a detailed reminder (default 500)',
-      '  --result-aware                compare outcomes too (resultAware)',
-      '  --result-aware-tools PATTERN  compare outcomes of matching tools only (repeatable, or a comma list)',
-      '  --ignore-arguments TOOL.ARG   leave an argument out when comparing calls (repeatable, or a comma list)',
-      '  --relapse                     a run interrupted by other calls goes on when the call comes back',
-      '  --cycles                      recognise cycles of distinct calls',
-      '  --max-cycle-period N          longest cycle (default 4)',
-      '  --remind-every N              remind again every N repeats past the last threshold',
-      '  --block-at N                  block from run length N on',
+      '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
+      '                                text, later ones the detailed text. Default 3,5,8.',
+      '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
+      '                                or a comma list.',
+      '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
+      '                                or a comma list.',
+      '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
+      '                                always compared whole. Default 500.',
+      '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too: for every',
+      '                                tool, or for the tools listed.',
+      '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
+      '                                comma list.',
+      '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
+      '                                compared. Repeatable, or a comma list.',
+      '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
+      '                                back.',
+      '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
+      '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
+      '                                4.',
+      '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
+      '                                repeats; 0 stays silent. Default 0.',
+      '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
+      '                                before it runs where its result cannot decide the run; 0 never',
+      '                                withholds. Default 0.',
     ].join('\n'))
+  })
+
+  it('every flag is named after the option it sets, in kebab case; a second flag of one option adds a suffix', () => {
+    for (const [flag, { key }] of Object.entries(CONFIG_FLAGS)) {
+      const named = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+      expect(flag === named || flag.startsWith(`${named}-`)).toBe(true)
+    }
   })
 })

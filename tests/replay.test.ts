@@ -115,7 +115,7 @@ describe('replay: what the logs say', () => {
 
   it('every config option reaches the guard', async () => {
     const root = await writeSessions('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP)) }])
-    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--preview', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse']
+    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--arguments-preview-chars', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse']
     const { report } = await runReplayJson([root, ...args])
     expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
     const session = report.sessions[0]!
@@ -136,7 +136,7 @@ describe('replay: what the logs say', () => {
   it('large array arguments are read as JSON, not mistaken for malformed text', async () => {
     const big = { name: 'grep', args: { lines: Array.from({ length: 300_000 }, (_, i) => i) } }
     const root = await writeSessions('none', [{ id: 'big', script: turns(big, big) }])
-    const session = (await runReplayJson([root, '--thresholds', '2', '--preview', '12'])).report.sessions[0]!
+    const session = (await runReplayJson([root, '--thresholds', '2', '--arguments-preview-chars', '12'])).report.sessions[0]!
     const rest = JSON.stringify(big.args).length - 12
     expect(session.runs).toEqual([{ tool: 'grep', arguments: `{"lines":[0,… (${rest} more chars)`, start: 1, length: 2 }])
   })
@@ -379,7 +379,7 @@ describe('replay: options', () => {
     [['play', '/tmp'], 'repeat-tool-reminder: unknown command "play"; try: repeat-tool-reminder replay <path>... (--help for more)\n'],
     [['replay'], 'repeat-tool-reminder: replay needs at least one session file or sessions root\n'],
     [['replay', '/tmp', '--thresholds', '1'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)\n'],
-    [['replay', '/tmp', '--preview', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")\n'],
+    [['replay', '/tmp', '--arguments-preview-chars', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")\n'],
     [['replay', '/tmp', '--block-at', '4'], 'repeat-tool-reminder: blockAt must be an integer at or above the last threshold (8) (got 4)\n'],
     [['replay', '/tmp', '--max-cycle-period', '9'], 'repeat-tool-reminder: maxCyclePeriod must be an integer from 2 to 8 (got 9)\n'],
     [['replay', '/tmp', '--remind-every=-1'], 'repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)\n'],
