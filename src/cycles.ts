@@ -6,7 +6,7 @@
  */
 import type { Call } from './compare.ts'
 
-/** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its complete repetitions so far. */
+/** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its length: its complete repetitions so far. */
 export interface Cycle {
   calls: Call[]
   /** The cycle's complete repetitions. */

@@ -127,8 +127,8 @@ export function summary(loop: Loop): string {
   return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${loop.job === undefined ? '' : POLL_MARK}`)
 }
 
-/** Which text a notice in a log was: the first threshold's (short), a later one's (detailed), or a cycle's. */
-export type NoticeKind = 'first' | 'later' | 'cycle'
+/** Which text a notice in a log was: the short one (the first threshold's), the detailed one (a later threshold's), or a cycle's. */
+export type NoticeKind = 'short' | 'detailed' | 'cycle'
 
 /** A notice as replay reads it back from a log: the tools its summary names, in order, whether it was about a busy poll, and which text it was. */
 export interface ReadNotice {
@@ -147,7 +147,7 @@ export function readNotice(summary: string, content: readonly ContentBlock[]): R
   const times = summary.lastIndexOf(' × ')
   const tools = (times < 0 ? summary : summary.slice(0, times)).split(' → ')
   const kind = tools.length > 1 ? 'cycle'
-    : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'later' : 'first'
+    : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'detailed' : 'short'
   return { tools, poll: summary.endsWith(POLL_MARK), kind }
 }
 

@@ -55,14 +55,14 @@ describe('blockAt denies a repeat before it runs, with dsh\'s bash tool as dsh-b
     expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
     const { report } = await runReplayJson([root, '--thresholds', '2', '--block-at', '3'])
     const [session] = report.sessions
-    expect(session!.recordedBlocks).toEqual([
+    expect(session!.recordedWithheld).toEqual([
       { call: 3, denied: true, effect: 'repeated' },
       { call: 4, denied: true, effect: 'repeated' },
       { call: 5, denied: true, effect: 'ended' },
     ])
-    expect(session!.configBlocks).toEqual([3, 4, 5])
+    expect(session!.configWithheld).toEqual([3, 4, 5])
     expect(session!.configDenied).toEqual([3, 4, 5])
-    expect(report.total).toMatchObject({ recordedBlocks: 3, recordedDenied: 3, configBlocks: 3, configDenied: 3 })
+    expect(report.total).toMatchObject({ recordedWithheld: 3, recordedDenied: 3, configWithheld: 3, configDenied: 3 })
     const { out } = await runReplay(['replay', root])
     expect(out).toContain('  withheld results: 3 in the logs (3 denied before running), 0 with this config\n')
   })

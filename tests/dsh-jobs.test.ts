@@ -92,8 +92,8 @@ describe('busy polls of a background job, with dsh\'s bash and job tools as dsh-
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 5, summary: 'job_output × 4 (busy poll)' }, { afterCall: 7, summary: 'job_output × 6 (busy poll)' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // The model kept polling after the first reminder, and read the job with wait: true after the second.
-    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([['first', true, 'repeated'], ['later', true, 'waited']])
-    expect(report.total.effects.later.waited).toBe(1)
+    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([['short', true, 'repeated'], ['detailed', true, 'waited']])
+    expect(report.total.effects.detailed.waited).toBe(1)
     const chosen = report.suggestions!.find((s) => s.recommended)!
     expect(chosen.onRepeatedResults).toBeGreaterThanOrEqual(2)
     expect(chosen.onChangedResults).toBe(0)

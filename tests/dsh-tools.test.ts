@@ -74,8 +74,8 @@ describe('replaying sessions recorded with dsh\'s bash tool', () => {
     const { report } = await runReplayJson([root, '--thresholds', '3,5', '--suggest'])
     const [session] = report.sessions
     expect(session!.recordedReminders).toEqual([
-      { afterCall: 3, summary: 'bash × 3', kind: 'first', effect: 'repeated', repeatedResult: true },
-      { afterCall: 5, summary: 'bash × 5', kind: 'later', effect: 'repeated', repeatedResult: true },
+      { afterCall: 3, summary: 'bash × 3', kind: 'short', effect: 'repeated', repeatedResult: true },
+      { afterCall: 5, summary: 'bash × 5', kind: 'detailed', effect: 'repeated', repeatedResult: true },
     ])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     const [baseline] = report.suggestions!

@@ -95,8 +95,8 @@ describe('in dsh, by the README', () => {
 
     const [session] = (await runReplayJson([sessions, '--config', await profileFile(configure!)])).report.sessions
     expect(session!.recordedReminders).toEqual([
-      { afterCall: 2, summary: 'bash × 2', kind: 'first', effect: 'repeated', repeatedResult: true },
-      { afterCall: 4, summary: 'bash × 4', kind: 'later', effect: 'changed', repeatedResult: true },
+      { afterCall: 2, summary: 'bash × 2', kind: 'short', effect: 'repeated', repeatedResult: true },
+      { afterCall: 4, summary: 'bash × 4', kind: 'detailed', effect: 'changed', repeatedResult: true },
     ])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })

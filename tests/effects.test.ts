@@ -24,18 +24,19 @@ describe('what followed each recorded reminder', () => {
   it('a model that ignores every reminder: twelve identical calls, each reminder repeated past', async () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
     const { report } = await runReplayJson([root])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'repeated'], [8, 'later', 'repeated']])
-    expect(report.total.effect).toEqual({ repeated: 3, waited: 0, relapsed: 0, changed: 0, ended: 0 })
+    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'repeated'], [5, 'detailed', 'repeated'], [8, 'detailed', 'repeated']])
+    expect(report.total.effects.short).toEqual({ repeated: 1, waited: 0, relapsed: 0, changed: 0, ended: 0 })
+    expect(report.total.effects.detailed).toEqual({ repeated: 2, waited: 0, relapsed: 0, changed: 0, ended: 0 })
     expect(report.total.repeatedPast).toEqual([{ tool: 'grep', reminders: 3 }])
   })
 
   it('a model that repeats after the first reminder and changes course after the detailed one', async () => {
     const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
     const { report } = await runReplayJson([root])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated'], [5, 'later', 'changed']])
+    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'repeated'], [5, 'detailed', 'changed']])
     expect(report.total.effects).toEqual({
-      first: { repeated: 1, waited: 0, relapsed: 0, changed: 0, ended: 0 },
-      later: { repeated: 0, waited: 0, relapsed: 0, changed: 1, ended: 0 },
+      short: { repeated: 1, waited: 0, relapsed: 0, changed: 0, ended: 0 },
+      detailed: { repeated: 0, waited: 0, relapsed: 0, changed: 1, ended: 0 },
       cycle: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
       withheld: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
     })
@@ -44,7 +45,7 @@ describe('what followed each recorded reminder', () => {
   it('a model that switches once and comes back: relapsed', async () => {
     const root = await writeSessions('none', [{ id: 'relapses', script: turns(...times(3, GREP), READ, GREP) }])
     const { report } = await runReplayJson([root])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'relapsed']])
+    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'relapsed']])
   })
 
   it('a model that stops after a reminder: ended; a user prompt ends what follows too', async () => {
@@ -53,13 +54,13 @@ describe('what followed each recorded reminder', () => {
       { id: 'prompted', script: [...turns(...times(3, GREP)), { text: 'stuck' }, ...turns(GREP)], prompts: 2 },
     ])
     const { report } = await runReplayJson([root])
-    expect(report.sessions.map((s) => [s.id, effectsOf(s)])).toEqual([['prompted', [[3, 'first', 'ended']]], ['stops', [[3, 'first', 'ended']]]])
+    expect(report.sessions.map((s) => [s.id, effectsOf(s)])).toEqual([['prompted', [[3, 'short', 'ended']]], ['stops', [[3, 'short', 'ended']]]])
   })
 
   it('a model that changes course and never comes back before the next prompt: changed, even when it comes back after the prompt', async () => {
     const root = await writeSessions('none', [{ id: 'changes', script: [...turns(...times(3, GREP), READ), { text: 'ok' }, ...turns(GREP)], prompts: 2 }])
     const { report } = await runReplayJson([root])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'changed']])
+    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'changed']])
   })
 
   it('a cycle reminder is repeated past when the model goes on with the cycle', async () => {
@@ -71,16 +72,15 @@ describe('what followed each recorded reminder', () => {
   it('a withheld result the model keeps hitting: each block repeated past, the last one ended', async () => {
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(...times(7, GREP)) }], { thresholds: [3, 5], blockAt: 5 })
     const { report } = await runReplayJson([root, '--thresholds', '3,5', '--block-at', '5'])
-    expect(report.sessions[0]!.recordedBlocks).toEqual([{ call: 5, denied: true, effect: 'repeated' }, { call: 6, denied: true, effect: 'repeated' }, { call: 7, denied: true, effect: 'ended' }])
-    expect(report.total.blockEffect).toEqual({ repeated: 2, waited: 0, relapsed: 0, changed: 0, ended: 1 })
-    expect(report.total.effects.withheld).toEqual(report.total.blockEffect)
+    expect(report.sessions[0]!.recordedWithheld).toEqual([{ call: 5, denied: true, effect: 'repeated' }, { call: 6, denied: true, effect: 'repeated' }, { call: 7, denied: true, effect: 'ended' }])
+    expect(report.total.effects.withheld).toEqual({ repeated: 2, waited: 0, relapsed: 0, changed: 0, ended: 1 })
   })
 
   it('calls are compared as the config compares them: an ignored argument does not make a call new', async () => {
     const note = (n: string): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', note: n } })
     const root = await writeSessions('none', [{ id: 'noted', script: turns(note('a'), note('b'), note('c'), note('d')) }], { ignoreArguments: ['grep.note'] })
     const { report } = await runReplayJson([root, '--ignore-arguments', 'grep.note'])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'first', 'repeated']])
+    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'repeated']])
     // The run is quoted as compared, as the reminders quote it.
     expect(report.sessions[0]!.runs).toEqual([{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 4 }])
   })
@@ -90,7 +90,7 @@ describe('what followed each recorded reminder', () => {
     const { out } = await runReplay(['replay', root])
     expect(out).toContain([
       '  did the reminders work (what the model did next):',
-      '    first reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
+      '    short reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
       '    detailed reminders (3): 2 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
       '    repeated past most often: grep (4 reminders)',
       '',
@@ -140,7 +140,7 @@ describe('--suggest escalates only on evidence', () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
-    const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.blocks, s.reminders, s.recommended ?? false])
+    const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
     expect(listed).toEqual([
       ['blockAt 10', 10, 0, 3, 3, false],
       ['remindEvery 3', 0, 3, 0, 4, true],

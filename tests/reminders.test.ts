@@ -157,12 +157,12 @@ describe('a notice read back as replay reads it: the writer and the reader agree
   }
 
   it.each<[string, Loop, boolean, ReturnType<typeof readNotice>]>([
-    ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'first' }],
-    ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'later' }],
-    ['a short one on repeated results, resumed', loop({ sameResults: true, resumed: true }), true, { tools: ['grep'], poll: false, kind: 'first' }],
+    ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'short' }],
+    ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'detailed' }],
+    ['a short one on repeated results, resumed', loop({ sameResults: true, resumed: true }), true, { tools: ['grep'], poll: false, kind: 'short' }],
     ['a cycle', loop({ calls: [call('grep'), call('read_file')], length: 2 }), true, { tools: ['grep', 'read_file'], poll: false, kind: 'cycle' }],
-    ['a busy poll\'s short reminder', loop({ calls: [call('job_output')], job: 'bash-1' }), true, { tools: ['job_output'], poll: true, kind: 'first' }],
-    ['a busy poll\'s detailed reminder', loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }), false, { tools: ['job_output'], poll: true, kind: 'later' }],
+    ['a busy poll\'s short reminder', loop({ calls: [call('job_output')], job: 'bash-1' }), true, { tools: ['job_output'], poll: true, kind: 'short' }],
+    ['a busy poll\'s detailed reminder', loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }), false, { tools: ['job_output'], poll: true, kind: 'detailed' }],
   ])('%s', (_label, run, first, expected) => {
     expect(read(run, first)).toEqual(expected)
   })
@@ -170,7 +170,7 @@ describe('a notice read back as replay reads it: the writer and the reader agree
   it('a summary\'s tools: before the last ×, split at the arrows; a summary without × is all tool', () => {
     expect(readNotice('a × b → c × 2', []).tools).toEqual(['a × b', 'c'])
     expect(readNotice('grep', []).tools).toEqual(['grep'])
-    expect(readNotice('grep × 3', [{ type: 'image', mediaType: 'image/png', data: 'AA' }, { type: 'text', text: 7 }] as never).kind).toBe('first')
+    expect(readNotice('grep × 3', [{ type: 'image', mediaType: 'image/png', data: 'AA' }, { type: 'text', text: 7 }] as never).kind).toBe('short')
   })
 })
 

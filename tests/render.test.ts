@@ -19,8 +19,8 @@ const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport 
   tools: [{ tool: 'grep', runs: 1, repeatedCalls: 2 }],
   recordedReminders: [],
   configReminders: [{ afterCall: 3, summary: 'grep × 3' }],
-  recordedBlocks: [],
-  configBlocks: [],
+  recordedWithheld: [],
+  configWithheld: [],
   configDenied: [],
   cost: { calls: 2, argumentChars: 4, resultChars: 10, responses: 2, inputTokens: 900, outputTokens: 40 },
   ...extra,
@@ -90,7 +90,7 @@ describe('the text report', () => {
   })
 
   it('a session: its id, its parent, its file, its runs, cycles, reminders, and blocks only when there are any', () => {
-    const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, repetitions: 3 }] })], hidden: 0, advice: undefined })
+    const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] })], hidden: 0, advice: undefined })
     expect(out).toContain([
       'session child (subagent of parent)',
       '  /sessions/p/child/session.jsonl',
@@ -102,17 +102,17 @@ describe('the text report', () => {
       '  reminders with this config: after call 3 (grep × 3)',
       '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
     ].map(shown).join('\n'))
-    expect(render({ total: totals(), sessions: [session('b', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('b', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
-    expect(render({ total: totals(), sessions: [session('c', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }], configBlocks: [4, 5] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('c', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4, 5] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
-    expect(render({ total: totals(), sessions: [session('e', { recordedBlocks: [{ call: 4, denied: false, effect: 'repeated' }], configBlocks: [4] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('e', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
-    expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [session('f', { recordedBlocks: [{ call: 4, denied: true, effect: 'changed' }], configBlocks: [4, 5], configDenied: [5] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }), sessions: [session('f', { recordedWithheld: [{ call: 4, denied: true, effect: 'changed' }], configWithheld: [4, 5], configDenied: [5] })], hidden: 0, advice: undefined }))
       .toContain('  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n')
-    expect(render({ total: totals({ recordedBlocks: 1, recordedDenied: 1, configBlocks: 2, configDenied: 1 }), sessions: [], hidden: 0, advice: undefined }))
+    expect(render({ total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }), sessions: [], hidden: 0, advice: undefined }))
       .toContain(`${shown('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)')}\n`)
-    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'first', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
+    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'short', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
       .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
   })
 })
@@ -120,9 +120,9 @@ describe('the text report', () => {
 describe('the text report, bounded', () => {
   it('a session\'s lists show ten items, then how many more', () => {
     const runs = Array.from({ length: 12 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
-    const cycles = Array.from({ length: 11 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
+    const cycles = Array.from({ length: 11 }, (_, i) => ({ tools: ['a', 'b'], start: i, length: 2 }))
     const reminders = Array.from({ length: 11 }, (_, i) => ({ afterCall: i + 2, summary: 'grep × 2' }))
-    const out = render({ total: totals(), sessions: [session('long', { runs, cycles, configReminders: reminders, configBlocks: Array.from({ length: 13 }, (_, i) => i + 1) })], hidden: 0, advice: undefined })
+    const out = render({ total: totals(), sessions: [session('long', { runs, cycles, configReminders: reminders, configWithheld: Array.from({ length: 13 }, (_, i) => i + 1) })], hidden: 0, advice: undefined })
     expect(out).toContain(`${shown(`  identical runs: ${runs.slice(0, 10).map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}; and 2 more`)}\n`)
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain('  and 1 more cycle\n')
@@ -132,7 +132,7 @@ describe('the text report, bounded', () => {
 
   it('exactly ten items are listed whole, with no "and 0 more"', () => {
     const runs = Array.from({ length: 10 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
-    const cycles = Array.from({ length: 10 }, (_, i) => ({ tools: ['a', 'b'], start: i, repetitions: 2 }))
+    const cycles = Array.from({ length: 10 }, (_, i) => ({ tools: ['a', 'b'], start: i, length: 2 }))
     const out = render({ total: totals(), sessions: [session('ten', { runs, cycles })], hidden: 0, advice: undefined })
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain(`${shown(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}`)}\n  cycle: `)
@@ -141,19 +141,19 @@ describe('the text report, bounded', () => {
 
   it('the tools repeated past most: ten, most reminders first', () => {
     const repeatedPast = Array.from({ length: 11 }, (_, i) => ({ tool: `t${i}`, reminders: 20 - i }))
-    const out = render({ total: totals({ recordedReminders: 1, effects: { ...totals().effects, first: { ...noEffects(), repeated: 1 } }, repeatedPast }), sessions: [], hidden: 0, advice: undefined })
+    const out = render({ total: totals({ recordedReminders: 1, effects: { ...totals().effects, short: { ...noEffects(), repeated: 1 } }, repeatedPast }), sessions: [], hidden: 0, advice: undefined })
     expect(out).toContain(`${shown(`    repeated past most often: ${repeatedPast.slice(0, 10).map((t) => `${t.tool} (${t.reminders} reminders)`).join(', ')}`)}\n`)
   })
 })
 
 describe('the text report: did the reminders work', () => {
   it('a row for every kind recorded, and "none" when the model never repeated past one', () => {
-    const effects = { first: { ...noEffects(), ended: 1 }, later: noEffects(), cycle: { ...noEffects(), changed: 2 }, withheld: { ...noEffects(), ended: 1 } }
+    const effects = { short: { ...noEffects(), ended: 1 }, detailed: noEffects(), cycle: { ...noEffects(), changed: 2 }, withheld: { ...noEffects(), ended: 1 } }
     // As many reminders as withheld results: the section is still there.
-    const out = render({ total: totals({ recordedReminders: 1, recordedBlocks: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
+    const out = render({ total: totals({ recordedReminders: 1, recordedWithheld: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
     expect(out).toContain([
       '  did the reminders work (what the model did next):',
-      '    first reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
+      '    short reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
       '    cycle reminders (2): 0 repeated, 0 waited, 0 relapsed, 2 changed, 0 ended',
       '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
       '    repeated past most often: none',
@@ -164,7 +164,7 @@ describe('the text report: did the reminders work', () => {
 
   it('the totals rank the tools repeated past by reminders, then by name', () => {
     const total = emptyTotals()
-    const repeated = (summary: string) => ({ afterCall: 3, summary, kind: 'first' as const, effect: 'repeated' as const, repeatedResult: true })
+    const repeated = (summary: string) => ({ afterCall: 3, summary, kind: 'short' as const, effect: 'repeated' as const, repeatedResult: true })
     addToTotals(total, session('s', { recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')] }))
     expect(total.repeatedPast).toEqual([{ tool: 'c', reminders: 2 }, { tool: 'a', reminders: 1 }, { tool: 'b', reminders: 1 }])
   })

@@ -53,11 +53,11 @@ describe('replay: exact on every log dsh writes', () => {
     expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }, { afterCall: 8, summary: 'grep × 8' }])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // A block the model kept hitting: the same call after each withheld result, until the prompt's calls ran out.
-    expect(session!.recordedBlocks).toEqual([{ call: 8, denied: false, effect: 'repeated' }, { call: 9, denied: false, effect: 'repeated' }, { call: 10, denied: false, effect: 'ended' }])
-    expect(session!.configBlocks).toEqual([8, 9, 10])
+    expect(session!.recordedWithheld).toEqual([{ call: 8, denied: false, effect: 'repeated' }, { call: 9, denied: false, effect: 'repeated' }, { call: 10, denied: false, effect: 'ended' }])
+    expect(session!.configWithheld).toEqual([8, 9, 10])
     // Under resultAware the result decides whether the run goes on: these calls ran, and would again.
     expect(session!.configDenied).toEqual([])
-    expect(total).toMatchObject({ recordedBlocks: 3, configBlocks: 3 })
+    expect(total).toMatchObject({ recordedWithheld: 3, configWithheld: 3 })
   })
 
   it('blocks in the log are reported next to the ones a config would produce', async () => {

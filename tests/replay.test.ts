@@ -32,12 +32,12 @@ describe('replay: what the logs say', () => {
       histogram: { 2: 1, 5: 1 },
       tools: [{ tool: 'grep', runs: 2, repeatedCalls: 5 }],
       recordedReminders: [
-        { afterCall: 3, summary: 'grep × 3', kind: 'first', effect: 'repeated', repeatedResult: true },
-        { afterCall: 5, summary: 'grep × 5', kind: 'later', effect: 'changed', repeatedResult: true },
+        { afterCall: 3, summary: 'grep × 3', kind: 'short', effect: 'repeated', repeatedResult: true },
+        { afterCall: 5, summary: 'grep × 5', kind: 'detailed', effect: 'changed', repeatedResult: true },
       ],
       configReminders: [{ afterCall: 3, summary: 'grep × 3' }, { afterCall: 5, summary: 'grep × 5' }],
-      recordedBlocks: [],
-      configBlocks: [],
+      recordedWithheld: [],
+      configWithheld: [],
       configDenied: [],
       // The scripted model reports no token usage: the log has none, and the cost says so.
       cost: { calls: 5, argumentChars: 5 * '{"pattern":"x"}'.length, resultChars: 5 * '[{"type":"text","text":"no match for x"}]'.length, responses: 5, inputTokens: null, outputTokens: null },
@@ -83,15 +83,13 @@ describe('replay: what the logs say', () => {
       tools: [{ tool: 'grep', runs: 1, repeatedCalls: 2 }, { tool: 'read_file', runs: 1, repeatedCalls: 1 }],
       recordedReminders: 1,
       configReminders: 1,
-      recordedBlocks: 0,
+      recordedWithheld: 0,
       recordedDenied: 0,
-      configBlocks: 0,
+      configWithheld: 0,
       configDenied: 0,
-      effect: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 1 },
-      blockEffect: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
       effects: {
-        first: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 1 },
-        later: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
+        short: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 1 },
+        detailed: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
         cycle: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
         withheld: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
       },
@@ -107,7 +105,7 @@ describe('replay: what the logs say', () => {
   it('--cycles reports cycles and counts their repeated calls as cost', async () => {
     const root = await writeSessions('none', [{ id: 'cycling', script: turns(TODO, GREP, READ, GREP, READ, GREP, READ, TODO) }])
     const session = (await runReplayJson([root, '--cycles', '--thresholds', '2'])).report.sessions[0]!
-    expect(session.cycles).toEqual([{ tools: ['grep', 'read_file'], start: 2, repetitions: 3 }])
+    expect(session.cycles).toEqual([{ tools: ['grep', 'read_file'], start: 2, length: 3 }])
     expect(session.configReminders).toEqual([{ afterCall: 5, summary: 'grep → read_file × 2' }])
     expect(session.cost.calls).toBe(4)
     expect(session.runs).toEqual([])
@@ -120,7 +118,7 @@ describe('replay: what the logs say', () => {
     expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
     const session = report.sessions[0]!
     expect(session.configReminders.map((r) => r.afterCall)).toEqual([2, 3, 6, 9])
-    expect(session.configBlocks).toEqual([5, 6, 7, 8, 9])
+    expect(session.configWithheld).toEqual([5, 6, 7, 8, 9])
     expect(session.runs[0]?.arguments).toBe('{"pa… (11 more chars)')
   })
 
@@ -157,7 +155,7 @@ describe('replay: what the logs say', () => {
       '  withheld results: 0 in the logs, 0 with this config',
       '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in 1 session',
       '  did the reminders work (what the model did next):',
-      '    first reminders (1): 1 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
+      '    short reminders (1): 1 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
       '    detailed reminders (1): 0 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
       '    repeated past most often: grep (1 reminder)',
       '',

@@ -47,11 +47,11 @@ describe('reading a session log into calls', () => {
   it('a withheld result counts as the outcome the live guard saw repeat; without an earlier identical call, as logged', () => {
     const withheld = { ...GREP, result: withheldFeedback(['grep'], 3), isError: true }
     const session = transcribe(events(GREP, withheld, { tool: 'read', args: {}, ...{ result: withheldFeedback(['read'], 3), isError: true } }), [])
-    expect(session.blocks).toEqual([2, 3])
+    expect(session.withheld).toEqual([2, 3])
     const [, second, third] = calls(session)
-    expect(second!.outcome).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
+    expect(second!.result).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
     expect(second!.repeatsCall && second!.repeatsResult).toBe(true)
-    expect(third!.outcome).toEqual({ isError: true, content: [{ type: 'text', text: withheldFeedback(['read'], 3) }] })
+    expect(third!.result).toEqual({ isError: true, content: [{ type: 'text', text: withheldFeedback(['read'], 3) }] })
   })
 
   it.each<[string, Logged]>([
@@ -63,7 +63,7 @@ describe('reading a session log into calls', () => {
     ['an error with no blocks', { ...GREP, result: [], isError: true }],
     ['an error whose text block holds no text', { ...GREP, result: [{ type: 'text', text: 5 as unknown as string }], isError: true }],
   ])('%s is not a withheld result', (_label, call) => {
-    expect(transcribe(events(GREP, call), []).blocks).toEqual([])
+    expect(transcribe(events(GREP, call), []).withheld).toEqual([])
   })
 
   it('a call with an empty tool name is refused, naming it', () => {
@@ -77,7 +77,7 @@ describe('one session\'s report', () => {
     const B = { tool: 'read', args: { p: 'b' } }
     const C = { tool: 'edit', args: {} }
     const report = replay(transcribe(events(A, B, A, B, C, A, B, A, B, A), []), Config({ cycles: true, thresholds: [2] }))
-    expect(report.cycles).toEqual([{ tools: ['grep', 'read'], start: 1, repetitions: 2 }, { tools: ['grep', 'read'], start: 6, repetitions: 2 }])
+    expect(report.cycles).toEqual([{ tools: ['grep', 'read'], start: 1, length: 2 }, { tools: ['grep', 'read'], start: 6, length: 2 }])
   })
 
   it('the tools that loop most: most repeated calls first, then by name', () => {
@@ -101,7 +101,7 @@ describe('one session\'s report', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
     const result = tally(transcribe(events(...cycle, ...cycle), []), Config({ cycles: true, maxCyclePeriod: 8, thresholds: [2] }), { baseline: { loops: new Set([16, 3]), repeated: new Set([16, 5]) } })
     expect(result).toEqual({
-      tally: { reminders: 1, blocks: 0, denied: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 1, baselineRepeatedLoopsLost: 1 },
+      tally: { reminders: 1, withheld: 0, denied: 0, onRepeatedResults: 1, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 1, baselineRepeatedLoopsLost: 1 },
       reminded: { loops: new Set([16]), repeated: new Set([16]) },
     })
   })
@@ -116,7 +116,7 @@ const reminder = (seq: number, summary: unknown, text = 'Reminder') => message(s
 describe('reading what the live guard left', () => {
   it('a reminder\'s kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line', () => {
     const log = [...events(GREP, GREP), reminder(90, 'grep × 2'), reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'), reminder(92, 'grep → read × 2', 'a\nb')]
-    expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['first', 'later', 'cycle'])
+    expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['short', 'detailed', 'cycle'])
   })
 
   it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {

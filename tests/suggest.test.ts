@@ -87,7 +87,7 @@ describe('replay --suggest: advice from the evidence', () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => [s.label, s.blocks, s.denied])).toEqual([
+    expect(suggestions.map((s) => [s.label, s.withheld, s.denied])).toEqual([
       ['the config given (baseline)', 1, 1],
       ['resultAware', 0, 0],
       ['cycles', 1, 1],
@@ -130,7 +130,7 @@ describe('replay --suggest: advice from the evidence', () => {
 
 describe('the advice, as pure functions', () => {
   const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, baselineLoopsKept = 1, baselineRepeatedLoopsLost = 0) =>
-    ({ reminders: onRepeatedResults + onChangedResults, blocks: 0, denied: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
+    ({ reminders: onRepeatedResults + onChangedResults, withheld: 0, denied: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
   const baseline = Config({})
 
   it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {

@@ -5,7 +5,7 @@
  * logs recorded (the case for escalating). Pure.
  */
 import type { Config } from '../config.ts'
-import { counted, type EffectCounts } from './effects.ts'
+import { effectCount, type EffectCounts } from './effects.ts'
 import type { LoggedCall } from './transcript.ts'
 
 /** One config to compare, named for a person by what it changes from the baseline. */
@@ -57,7 +57,7 @@ export function progressTools(stats: ProgressStats): string[] {
 
 /** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
 export function escalation(later: EffectCounts): Escalation {
-  const of = counted(later)
+  const of = effectCount(later)
   return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
 }
 

@@ -20,7 +20,7 @@ export type EffectCounts = Record<Effect, number>
 export const EFFECTS: readonly Effect[] = ['repeated', 'waited', 'relapsed', 'changed', 'ended']
 
 /** How many effects were counted, whatever they were. */
-export function counted(counts: EffectCounts): number {
+export function effectCount(counts: EffectCounts): number {
   return EFFECTS.reduce((n, effect) => n + counts[effect], 0)
 }
 
@@ -49,14 +49,14 @@ interface Pending {
  * results); a cycle reminder's call to repeat is the one that would go on with
  * the cycle. A block is about the call whose result was withheld.
  */
-export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], blocks: Effect[] } {
+export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], withheld: Effect[] } {
   const compared = comparison(config)
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({ tool: call.tool, args: call.args, ignored: compared.ignored(call.tool) })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.tools))
-  const blocks = transcript.blocks.map((at) => withheldAt(calls[at - 1]!, at))
-  const open = [...reminders, ...blocks].sort((a, b) => a.after - b.after)
+  const withheld = transcript.withheld.map((at) => withheldAt(calls[at - 1]!, at))
+  const open = [...reminders, ...withheld].sort((a, b) => a.after - b.after)
   let next = 0
   /** Placed since the last tracked call: the next tracked call decides whether they were repeated. */
   const fresh: Pending[] = []
@@ -93,7 +93,7 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
     }
   }
   settle()
-  return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), blocks: blocks.map((p) => p.effect!) }
+  return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), withheld: withheld.map((p) => p.effect!) }
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { preview } from '../arguments.ts'
 import { Config } from '../config.ts'
-import { counted, EFFECTS } from './effects.ts'
+import { EFFECTS, effectCount } from './effects.ts'
 import type { LoopCost, ReminderReport, Report, SessionReport } from './report.ts'
 import type { EffectKind, Totals } from './totals.ts'
 import type { EpisodeScore, Score } from './score.ts'
@@ -25,7 +25,7 @@ const LABEL = 35
 const LISTED = 10
 
 /** Each kind of reminder as the effects section names it. */
-const KINDS: [EffectKind, string][] = [['first', 'first reminders'], ['later', 'detailed reminders'], ['cycle', 'cycle reminders'], ['withheld', 'withheld results']]
+const KINDS: [EffectKind, string][] = [['short', 'short reminders'], ['detailed', 'detailed reminders'], ['cycle', 'cycle reminders'], ['withheld', 'withheld results']]
 
 /** What the text report shows. */
 export interface Shown {
@@ -50,7 +50,7 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     ...chart(total.histogram),
     `  tools that loop most: ${tools(total)}`,
     `  reminders: ${grouped(total.recordedReminders)} in the logs, ${grouped(total.configReminders)} with this config`,
-    `  withheld results: ${grouped(total.recordedBlocks)} in the logs${denied(total.recordedDenied)}, ${grouped(total.configBlocks)} with this config${denied(total.configDenied)}`,
+    `  withheld results: ${grouped(total.recordedWithheld)} in the logs${denied(total.recordedDenied)}, ${grouped(total.configWithheld)} with this config${denied(total.configDenied)}`,
     cost(total),
     ...effects(total),
   ]
@@ -73,14 +73,14 @@ function sessionLines(r: Report): string[] {
   return [
     `  ${count(r.toolCalls, 'tool call')}, ${grouped(r.trackedCalls)} tracked`,
     `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} × ${run.length} from call ${run.start}`), '; ')}`,
-    ...r.cycles.slice(0, LISTED).map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.repetitions} from call ${c.start}`),
+    ...r.cycles.slice(0, LISTED).map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.length} from call ${c.start}`),
     ...r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : [],
     `  tools that loop most: ${tools(r)}`,
     `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
     `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
-    ...r.recordedBlocks.length + r.configBlocks.length === 0 ? [] : [
-      `  withheld in the log: ${withheld(r.recordedBlocks.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
-      `  withheld with this config: ${withheld(r.configBlocks.map((call) => r.configDenied.includes(call) ? `${call} (not run)` : String(call)))}`,
+    ...r.recordedWithheld.length + r.configWithheld.length === 0 ? [] : [
+      `  withheld in the log: ${withheld(r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
+      `  withheld with this config: ${withheld(r.configWithheld.map((call) => r.configDenied.includes(call) ? `${call} (not run)` : String(call)))}`,
     ],
     cost(r),
   ]
@@ -98,10 +98,10 @@ function listed(items: string[], separator: string): string {
 
 /** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
 function effects(total: Totals): string[] {
-  if (total.recordedReminders + total.recordedBlocks === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
-  const rows = KINDS.filter(([kind]) => counted(total.effects[kind]) > 0).map(([kind, label]) => {
+  if (total.recordedReminders + total.recordedWithheld === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
+  const rows = KINDS.filter(([kind]) => effectCount(total.effects[kind]) > 0).map(([kind, label]) => {
     const counts = total.effects[kind]
-    return `    ${label} (${counted(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+    return `    ${label} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
   })
   const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
   return [
@@ -207,5 +207,5 @@ function advice({ suggestions, escalation }: Advice): string[] {
 
 /** A candidate's withheld results, and how many of those calls it denies before they run. */
 function withheldCell(s: Suggestion): string {
-  return s.denied === 0 ? String(s.blocks) : `${s.blocks} (${s.denied} not run)`
+  return s.denied === 0 ? String(s.withheld) : `${s.withheld} (${s.denied} not run)`
 }

@@ -32,7 +32,7 @@ export interface RunReport {
 export interface CycleReport {
   tools: string[]
   start: number
-  repetitions: number
+  length: number
 }
 
 /** Where a reminder stood: after the session's `afterCall`-th tool result. */
@@ -50,7 +50,7 @@ export interface RecordedReminder extends ReminderReport {
 }
 
 /** A result the live guard withheld (the session's `call`-th), whether it denied the call before it ran, and what the model did next. */
-export interface RecordedBlock {
+export interface RecordedWithheld {
   call: number
   denied: boolean
   effect: Effect
@@ -77,9 +77,9 @@ export interface Report {
   /** Reminders the given config produces on the same calls. */
   configReminders: ReminderReport[]
   /** Calls whose results the live guard withheld, as the log records them, with their effect. */
-  recordedBlocks: RecordedBlock[]
+  recordedWithheld: RecordedWithheld[]
   /** Calls whose results the given config withholds (`blockAt`). */
-  configBlocks: number[]
+  configWithheld: number[]
   /** Of those, the calls it denies before they run: they would not run at all. */
   configDenied: number[]
   cost: LoopCost
@@ -106,7 +106,7 @@ export function drive(transcript: Transcript, config: Config, visit: (call: Logg
       continue
     }
     at++
-    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.outcome as { isError: boolean, content: ContentBlock[] })
+    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result as { isError: boolean, content: ContentBlock[] })
     if (seen === undefined) continue
     tracked++
     visit(step, at, seen)
@@ -115,8 +115,8 @@ export function drive(transcript: Transcript, config: Config, visit: (call: Logg
 }
 
 /** Where a report's reminders and withheld results stand, as labels are scored. */
-export function marks(r: Pick<Report, 'configReminders' | 'configBlocks'>): Marks {
-  return { reminders: r.configReminders.map((m) => m.afterCall), withheld: r.configBlocks }
+export function marks(r: Pick<Report, 'configReminders' | 'configWithheld'>): Marks {
+  return { reminders: r.configReminders.map((m) => m.afterCall), withheld: r.configWithheld }
 }
 
 /** The session's report under `config`. */
@@ -146,14 +146,14 @@ export function report(transcript: Transcript, config: Config): Report {
       if (cycle === undefined) {
         // First seen when its second repetition completes: that repetition's calls are the first repeated ones.
         for (const earlier of tracked.slice(-tools.length, -1)) cost.add(earlier.call)
-        cycle = { tools, start: tracked.at(-2 * tools.length)!.at, repetitions: 2 }
+        cycle = { tools, start: tracked.at(-2 * tools.length)!.at, length: 2 }
       }
-      cycle.repetitions = seen.cycle!.length
+      cycle.length = seen.cycle!.length
       cost.add(call)
     }
     if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
     if (seen.withheld !== undefined) {
-      result.configBlocks.push(at)
+      result.configWithheld.push(at)
       if (seen.deniable) result.configDenied.push(at)
     }
   })
@@ -164,11 +164,12 @@ export function report(transcript: Transcript, config: Config): Report {
   return result
 }
 
-function close(report: Report, run: RunReport | undefined): void {
+/** Add a finished identical run to the session's report, when it repeated at all. */
+function close(session: Report, run: RunReport | undefined): void {
   if (run === undefined || run.length < 2) return
-  report.runs.push(run)
-  report.histogram[run.length] = (report.histogram[run.length] ?? 0) + 1
-  addLoops(report.tools, { tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
+  session.runs.push(run)
+  session.histogram[run.length] = (session.histogram[run.length] ?? 0) + 1
+  addLoops(session.tools, { tool: run.tool, runs: 1, repeatedCalls: run.length - 1 })
 }
 
 /** Add one tool's loops to a list of per-tool tallies. */
@@ -198,8 +199,8 @@ function empty(transcript: Transcript, config: Config): Report {
     tools: [],
     recordedReminders: transcript.reminders.map((r, i) => ({ afterCall: r.afterCall, summary: r.summary, kind: r.kind, ...followed.reminders[i]! })),
     configReminders: [],
-    recordedBlocks: transcript.blocks.map((call, i) => ({ call, denied: transcript.denied.includes(call), effect: followed.blocks[i]! })),
-    configBlocks: [],
+    recordedWithheld: transcript.withheld.map((call, i) => ({ call, denied: transcript.denied.includes(call), effect: followed.withheld[i]! })),
+    configWithheld: [],
     configDenied: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },
   }

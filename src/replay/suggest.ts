@@ -17,8 +17,9 @@ import { drive } from './report.ts'
 /** How one config fares on the sessions. */
 export interface Tally {
   reminders: number
-  blocks: number
-  /** Of the blocks, the calls denied before they run: they would not run at all. */
+  /** Calls whose result the config withholds (`blockAt`). */
+  withheld: number
+  /** Of the withheld, the calls denied before they run: they would not run at all. */
   denied: number
   /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
   onRepeatedResults: number
@@ -75,7 +76,7 @@ export function tally(transcript: Transcript, config: Config, against: Against):
   const starts = stretches(transcript)
   drive(transcript, config, (call, at, seen) => {
     if (seen.withheld !== undefined) {
-      result.blocks++
+      result.withheld++
       if (seen.deniable) result.denied++
       withheld.push(at)
     }
@@ -110,7 +111,7 @@ function stretches(transcript: Transcript): number[] {
 
 /** A tally of nothing yet. */
 function noTally(): Tally {
-  return { reminders: 0, blocks: 0, denied: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
+  return { reminders: 0, withheld: 0, denied: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
 }
 
 /** Add one config's tally on a session to its running total. */

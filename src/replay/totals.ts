@@ -31,16 +31,12 @@ export interface Totals {
   tools: ToolLoops[]
   recordedReminders: number
   configReminders: number
-  recordedBlocks: number
+  recordedWithheld: number
   /** Of the recorded withheld results, those of calls denied before they ran. */
   recordedDenied: number
-  configBlocks: number
+  configWithheld: number
   /** Of the config's withheld results, those of calls it denies before they run. */
   configDenied: number
-  /** What followed the recorded reminders. */
-  effect: EffectCounts
-  /** What followed the recorded withheld results. */
-  blockEffect: EffectCounts
   /** The effects by kind of reminder, withheld results included. */
   effects: Record<EffectKind, EffectCounts>
   /** What followed the detailed reminders on calls whose result repeated: the evidence `--suggest` escalates on. */
@@ -65,13 +61,11 @@ export function emptyTotals(): Totals {
     tools: [],
     recordedReminders: 0,
     configReminders: 0,
-    recordedBlocks: 0,
+    recordedWithheld: 0,
     recordedDenied: 0,
-    configBlocks: 0,
+    configWithheld: 0,
     configDenied: 0,
-    effect: noEffects(),
-    blockEffect: noEffects(),
-    effects: { first: noEffects(), later: noEffects(), cycle: noEffects(), withheld: noEffects() },
+    effects: { short: noEffects(), detailed: noEffects(), cycle: noEffects(), withheld: noEffects() },
     detailedOnRepeatedResults: noEffects(),
     repeatedPast: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 0 },
@@ -97,18 +91,16 @@ export function addToTotals(total: Totals, s: Report): void {
   total.tools.sort(byRepeatedCalls)
   total.recordedReminders += s.recordedReminders.length
   total.configReminders += s.configReminders.length
-  total.recordedBlocks += s.recordedBlocks.length
-  total.recordedDenied += s.recordedBlocks.filter((b) => b.denied).length
-  total.configBlocks += s.configBlocks.length
+  total.recordedWithheld += s.recordedWithheld.length
+  total.recordedDenied += s.recordedWithheld.filter((b) => b.denied).length
+  total.configWithheld += s.configWithheld.length
   total.configDenied += s.configDenied.length
   for (const r of s.recordedReminders) {
-    total.effect[r.effect]++
     total.effects[r.kind][r.effect]++
-    if (r.kind === 'later' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
+    if (r.kind === 'detailed' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
     if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, r.summary)
   }
-  for (const b of s.recordedBlocks) {
-    total.blockEffect[b.effect]++
+  for (const b of s.recordedWithheld) {
     total.effects.withheld[b.effect]++
   }
   total.cost.calls += s.cost.calls

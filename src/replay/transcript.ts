@@ -20,14 +20,14 @@ export interface LoggedCall {
   raw: string
   /** The arguments as the loop delivered them to the tool. */
   args: unknown
-  /** The outcome the live guard compared: the logged one, or for a result it withheld, the one it had seen repeat. */
-  outcome: { isError: boolean, content: readonly ContentBlock[] }
+  /** The result the live guard saw: the logged one, or for a result it withheld, the one it had seen repeat. */
+  result: { isError: boolean, content: readonly ContentBlock[] }
   /** The logged result content, for the cost of looping. */
   logged: readonly ContentBlock[]
   /** The top-level arguments left out when it is compared with other calls. */
   ignored: readonly string[]
-  /** The outcome as `resultAware` compares it: dsh's locators masked, a read of a running job by its status. */
-  compared: Outcome
+  /** Its outcome, the result as `resultAware` compares it: dsh's locators masked, a read of a running job by its status. */
+  outcome: Outcome
   /** Whether its result equals that of the latest earlier call with the same tool and arguments among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's locators masked. */
   repeatsResult: boolean
   /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
@@ -51,7 +51,7 @@ export interface Transcript {
   calls: number
   reminders: LoggedReminder[]
   /** The calls whose results the live guard withheld, 1-based. */
-  blocks: number[]
+  withheld: number[]
   /** Of those, the calls it denied before they ran (`blockAt` on a tool whose outcomes are not compared). */
   denied: number[]
   /** Per model response that made tool calls, in log order: its recorded token usage, or undefined when the log has none. */
@@ -74,7 +74,7 @@ export function transcribe(events: readonly SessionEvent[], ignoreArguments: rea
 
 /** One session's events read in order into its transcript. */
 class Transcriber {
-  readonly transcript: Transcript = { steps: [], calls: 0, reminders: [], blocks: [], denied: [], usage: [] }
+  readonly transcript: Transcript = { steps: [], calls: 0, reminders: [], withheld: [], denied: [], usage: [] }
   private readonly compared: Comparison
   /** The calls made so far, by call id. */
   private readonly made = new Map<string, { tool: string, raw: string }>()
@@ -151,19 +151,19 @@ class Transcriber {
     const seen = compared.call(call.tool, args, logged)
     const same = findLast(recent, (c) => compared.sameCall(c, seen))
     const withheld = logged.isError ? withheldOf(logged.content) : undefined
-    if (withheld !== undefined) transcript.blocks.push(transcript.calls)
+    if (withheld !== undefined) transcript.withheld.push(transcript.calls)
     if (withheld === 'denied') transcript.denied.push(transcript.calls)
     // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
-    const outcome = withheld !== undefined && same !== undefined ? same.outcome : logged
-    const result = withheld !== undefined && same !== undefined ? same.compared : seen.outcome!
+    const result = withheld !== undefined && same !== undefined ? same.result : logged
+    const outcome = withheld !== undefined && same !== undefined ? same.outcome : seen.outcome!
     const current: LoggedCall = {
       ...call,
       args,
-      outcome,
+      result,
       logged: logged.content,
       ignored: seen.ignored,
-      compared: result,
-      repeatsResult: same !== undefined && sameOutcome(same.compared, result),
+      outcome,
+      repeatsResult: same !== undefined && sameOutcome(same.outcome, outcome),
       repeatsCall: same !== undefined && same === recent.at(-1),
       response: this.responses.get(id) ?? -1,
     }
