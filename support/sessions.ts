@@ -9,14 +9,12 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { Config } from '../src/config.ts'
-import { main } from '../src/replay/cli.ts'
-import type { SessionReport } from '../src/replay/report.ts'
-import type { Totals } from '../src/replay/totals.ts'
-import type { Escalation } from '../src/replay/candidates.ts'
-import type { Suggestion } from '../src/replay/suggest.ts'
+import { main, type ReplayDocument } from '../src/replay/cli.ts'
 import { harness, prompt, PROVIDER } from './harness.ts'
 import type { Script, ScriptedTurn } from './model.ts'
 import { scratch } from './scratch.ts'
+
+export type { ReplayDocument }
 
 /** One session to write: its id, its scripted model, and what else it needs. */
 export interface SessionScript {
@@ -50,16 +48,6 @@ export async function writeSessions(compression: 'none' | 'zstd', sessions: Sess
   return root
 }
 
-
-/** The document `replay --json` prints. */
-export interface ReplayDocument {
-  config: Config
-  sessions: SessionReport[]
-  total: Totals
-  suggestions?: Suggestion[]
-  escalation?: Escalation
-  errors: { path: string, reason: string }[]
-}
 
 /** Run the replay command with `argv`; resolve to its exit status and everything it wrote. */
 export async function runReplay(argv: string[], progress = false) {

@@ -7,14 +7,14 @@
  */
 import { type Config, name } from '../config.ts'
 import type { Labels } from './labels.ts'
-import { Scorer } from './score.ts'
+import { Scorer, type EpisodeScore, type Score } from './score.ts'
 import { discover, LogReader, reason, type Torn } from './logs.ts'
 import { loadInputs, parse, USAGE, type Request } from './options.ts'
 import { render } from './render.ts'
 import { printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
-import { addProgress, evidenceArguments, type ProgressStats } from './candidates.ts'
-import { advise } from './suggest.ts'
+import { addProgress, evidenceArguments, type Escalation, type ProgressStats } from './candidates.ts'
+import { advise, type Suggestion } from './suggest.ts'
 import { addToTotals, emptyTotals, looped, type Totals } from './totals.ts'
 import { transcribe, type Transcript } from './transcript.ts'
 
@@ -23,6 +23,21 @@ export interface Io {
   out(text: string): void
   err(text: string): void
   progress: boolean
+}
+
+/**
+ * The document `replay --json` prints: the config, each session's report in the
+ * order read, then the totals, with `--labels` the score, with `--suggest` the
+ * candidates and the evidence on escalating, and every input that failed.
+ */
+export interface ReplayDocument {
+  config: Config
+  sessions: SessionReport[]
+  total: Totals
+  labels?: { file: string, score: Score, episodes: EpisodeScore[] }
+  suggestions?: Suggestion[]
+  escalation?: Escalation
+  errors: { path: string, reason: string }[]
 }
 
 /** One session read from its log. */
@@ -76,7 +91,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const advice = request.suggest ? await advise(found.files, reread, config, pass.stats, pass.total.detailedOnRepeatedResults, scored && labels) : undefined
     terminal.endProgress()
     if (request.json) {
-      const tail = { total: pass.total, ...scored === undefined ? {} : { labels: scored }, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors: terminal.errors }
+      const tail: Omit<ReplayDocument, 'config' | 'sessions'> = { total: pass.total, ...scored === undefined ? {} : { labels: scored }, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors: terminal.errors }
       io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)
     } else {
       io.out(render({ total: pass.total, sessions: pass.detailed, hidden: Math.max(0, pass.total.sessionsWithLoops - pass.detailed.length), advice, labels: scored, episodes: request.top === Infinity }))
