@@ -56,16 +56,27 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const x = pending.pop() as Record<string, unknown>
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false
+      // mutant (equivalent) EqualityOperator "i <= x.length": one step past the end compares x[length] with y[length], both undefined, so equal.
       for (let i = 0; i < x.length; i++) if (!sameOrPending(x[i], y[i], pending)) return false
       continue
     }
     if (Array.isArray(y)) return false
     const yKeys = Object.keys(y)
+    // mutant (speed) ConditionalExpression "true": the key-list cache only ever holds an object's own keys (arguments are frozen), so using it or not gives the same list, at another speed.
+    // mutant (speed) ConditionalExpression "false": as above, never reading the cache lists the keys afresh.
+    // mutant (speed) EqualityOperator "yKeys.length <= LARGE": the cache threshold only decides where a correct key list comes from.
+    // mutant (speed) EqualityOperator "yKeys.length >= LARGE": as above.
     const xKeys = yKeys.length < LARGE ? Object.keys(x) : largeKeys.get(x) ?? Object.keys(x)
+    // mutant (speed) ConditionalExpression "true": whether a key list is cached changes speed, never a key list.
+    // mutant (speed) ConditionalExpression "false": as above, caching nothing.
+    // mutant (speed) EqualityOperator "yKeys.length < LARGE": as above, small objects cached instead of large ones.
+    // mutant (speed) EqualityOperator "yKeys.length > LARGE": as above, the threshold moves by one.
     if (yKeys.length >= LARGE) largeKeys.set(y, yKeys)
     if (xKeys.length !== yKeys.length) return false
+    // mutant (equivalent) EqualityOperator "i <= xKeys.length": one step past the keys reads key undefined, equal on both sides, and the values under "undefined" were already compared.
     for (let i = 0; i < xKeys.length; i++) {
       const key = xKeys[i]!
+      // mutant (speed) ConditionalExpression "true": always checking Object.hasOwn when the key orders agree gives the same answer, more slowly.
       if (key !== yKeys[i] && !Object.hasOwn(y, key)) return false
       if (!sameOrPending(x[key], y[key], pending)) return false
     }
@@ -79,6 +90,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * as {@link sameJson} does. Nothing is copied: the kept keys are compared in place.
  */
 export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]): boolean {
+  // mutant (speed) ConditionalExpression "false": with nothing ignored, comparing the kept keys one by one gives sameJson's answer (the same key set, the same values), more slowly.
   if (ignored.length === 0 || !isRecord(a) || !isRecord(b)) return sameJson(a, b)
   let kept = 0
   for (const key of Object.keys(a)) {
@@ -92,6 +104,7 @@ export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]
 
 /** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
 export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
+  // mutant (speed) ConditionalExpression "false": with nothing ignored, filtering the keys by an empty list gives the same empty list, more slowly.
   return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => ignored.includes(key)).sort()
 }
 

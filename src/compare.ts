@@ -58,6 +58,7 @@ export function comparison(config: ComparedBy): Comparison {
   const tracked = toolFilter(config.include, config.exclude)
   const ignored = argumentFilter(config.ignoreArguments)
   const resultAware = config.resultAware === true ? () => true
+    // mutant (equivalent) ArrowFunction "() => undefined": resultAware(tool) is only read as a condition, where undefined is as false as false.
     : config.resultAware === false ? () => false
       : anyOf(config.resultAware)
   // Calls to one tool share their ignored arguments, so either side's list serves.

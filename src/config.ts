@@ -84,6 +84,7 @@ export const Config: Schema<Partial<Config>, Config> = Schema.transform(Schema.a
   .description('repeat-tool-reminder options; every field is optional.') as Schema<Partial<Config>, Config>
 
 function validate(raw: unknown): Config {
+  // mutant (equivalent) ConditionalExpression "false": schemastery puts the default {} in place of a null config before validate runs (Config(null) is the defaults), so raw is never null here.
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) reject('config must be an object of options', raw)
   for (const key of Object.keys(raw)) {
     if (!Object.hasOwn(fields.dict!, key)) {
@@ -144,6 +145,7 @@ function thresholdList(key: 'thresholds') {
     }
     const sorted = [...value as number[]].sort((a, b) => a - b)
     sorted.forEach((threshold, i) => {
+      // mutant (equivalent) ArithmeticOperator "i + 1": the list is sorted, so a repeated value has its twin next to it; comparing with the next entry instead of the previous finds the same value and names it in the same message.
       if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
     })
     return sorted

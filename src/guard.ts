@@ -126,6 +126,7 @@ class RepeatGuard implements Guard {
     let state = this.states.get(agent)
     let cycle: Cycle | undefined
     if (state === undefined) {
+      // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": streaks are read only at indexes 2 and up, each set before it is read; an entry at index 0 is never read.
       state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
       this.states.set(agent, state)
     } else {
@@ -212,6 +213,9 @@ class RepeatGuard implements Guard {
   /** Whether a reminder is due at this measured length: a threshold, or with `remindEvery` every so many past the last. */
   private due(length: number): boolean {
     const { thresholds, remindEvery } = this.config
+    // mutant (equivalent) ConditionalExpression "true": with remindEvery 0, (length - last) % 0 is NaN, never 0, so nothing is due through the modulo either way.
+    // mutant (equivalent) EqualityOperator "remindEvery >= 0": as above, remindEvery 0 makes the modulo NaN.
+    // mutant (equivalent) EqualityOperator "length >= this.last": at length == last the last threshold is already due through thresholds.includes.
     return thresholds.includes(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
   }
 
@@ -227,6 +231,7 @@ class RepeatGuard implements Guard {
     const block = blockAt > 0 && measured >= blockAt
     // Texts are built only when due: most calls need none.
     const calls = cycle?.calls ?? [call]
+    // mutant (speed) ConditionalExpression "true": building the text when nothing is due only costs time; it is read only when due.
     const text = remind || block
       ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined }
       : undefined

@@ -79,6 +79,7 @@ export async function discover(paths: readonly string[]): Promise<Found> {
         const found: string[] = []
         const before = errors.length
         await walk(resolve(path), found, errors)
+        // mutant (environment) ConditionalExpression "true": only reachable with a folder that cannot be listed, tested as another user in tests/replay-input.test.ts; Stryker runs tests in worker threads, where seteuid is not allowed.
         if (found.length === 0 && errors.length === before) {
           errors.push({ path, reason: 'no session.jsonl or session.jsonl.zstd below this directory' })
         }
@@ -135,7 +136,9 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
+  // mutant (environment) BlockStatement "{}": as above, a folder that cannot be listed, tested outside Stryker's worker threads.
   } catch (error) {
+    // mutant (environment) ObjectLiteral "{}": as above.
     errors.push({ path: dir, reason: reason(error) })
     return
   }

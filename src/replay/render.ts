@@ -24,9 +24,6 @@ const LABEL = 35
 /** The most items a list on one line of a session's detail shows before "and N more". */
 const LISTED = 10
 
-/** Each kind of reminder as the effects section names it. */
-const KINDS: [EffectKind, string][] = [['short', 'short reminders'], ['detailed', 'detailed reminders'], ['cycle', 'cycle reminders'], ['withheld', 'withheld results']]
-
 /** What the text report shows. */
 export interface Shown {
   total: Totals
@@ -99,8 +96,11 @@ function listed(items: string[], separator: string): string {
 /** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
 function effects(total: Totals): string[] {
   if (total.recordedReminders + total.recordedWithheld === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
-  const rows = KINDS.filter(([kind]) => effectCount(total.effects[kind]) > 0).map(([kind, label]) => {
+  // Listed here, not in a module constant, so that a mutation test can change them.
+  const kinds: EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
+  const rows = kinds.filter((kind) => effectCount(total.effects[kind]) > 0).map((kind) => {
     const counts = total.effects[kind]
+    const label = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
     return `    ${label} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
   })
   const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)

@@ -138,6 +138,7 @@ export function report(transcript: Transcript, config: Config): Report {
       cost.add(call)
     }
     const tools = seen.cycle?.calls.map((c) => c.tool)
+    // mutant (equivalent) ConditionalExpression "false": a call never completes a different cycle from the call before it (the old cycle's streak breaks, and a call completing nothing closes it, first); checked for every sequence of 12 calls over 4 tools with maxCyclePeriod 3 and of 10 calls over 5 tools with 4.
     if (cycle !== undefined && (tools === undefined || tools.join('\n') !== cycle.tools.join('\n'))) {
       result.cycles.push(cycle)
       cycle = undefined

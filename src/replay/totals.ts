@@ -106,6 +106,7 @@ export function addToTotals(total: Totals, s: Report): void {
   total.cost.calls += s.cost.calls
   total.cost.argumentChars += s.cost.argumentChars
   total.cost.resultChars += s.cost.resultChars
+  // mutant (equivalent) ConditionalExpression "false": Cost.total sets inputTokens and outputTokens to null together, so testing one tests both.
   if (s.cost.inputTokens === null || s.cost.outputTokens === null) {
     total.cost.sessionsWithoutUsage++
   } else {

@@ -176,6 +176,7 @@ class Transcriber {
 
 /** The content list of the message an event carries; empty when it carries none. */
 function contentOf(data: Record<string, unknown>): unknown[] {
+  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a list of one string instead of none: a response finds no tool call in it and a result no block naming a call (a string is no record), as in an empty list.
   return isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
 }
 
