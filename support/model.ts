@@ -33,11 +33,6 @@ export class ScriptedModel extends LlmAdapter {
   }
 }
 
-/** Shorthand for a turn of `n` identical calls, one per model response. */
-export function repeat(n: number, call: ScriptedCall): ScriptedTurn[] {
-  return Array.from({ length: n }, () => ({ calls: [call] }))
-}
-
 function chunks(turn: ScriptedTurn, index: number): StreamChunk[] {
   const usage: StreamChunk[] = turn.usage === undefined ? [] : [{ type: 'usage', usage: turn.usage }]
   if ('text' in turn) {

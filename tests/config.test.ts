@@ -11,9 +11,9 @@ import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
 import { PACKAGE_NAME } from '../src/invariant.ts'
 import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools } from '../support/harness.ts'
-import { repeat, ScriptedModel } from '../support/model.ts'
+import { ScriptedModel } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
-import { GREP, source } from './support/calls.ts'
+import { GREP, source, times, turns } from './support/calls.ts'
 
 const DEFAULTS = {
   thresholds: [3, 5, 8],
@@ -202,7 +202,7 @@ describe('loading from cordis.yml', () => {
     await expect(entries.broken!.fiber!.await()).rejects.toThrow('repeat-tool-reminder: thresholds must be integers >= 2 (got 1)')
 
     registerContentTools(root)
-    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(4, GREP)))
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(turns(...times(4, GREP))))
     const { agent } = await root.agents.create({ sessionId: SessionId('from-yaml'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([
@@ -217,7 +217,7 @@ describe('lifecycle', () => {
   it('after the plugin is disposed no reminder appears', async () => {
     const ctx = await bootHarness()
     const fiber = await ctx.plugin(Reminder, { thresholds: [2] })
-    const model = new ScriptedModel([...repeat(2, GREP), { text: 'first' }, ...repeat(2, GREP)])
+    const model = new ScriptedModel([...turns(...times(2, GREP)), { text: 'first' }, ...turns(...times(2, GREP))])
     ctx.llm.registerAdapter([PROVIDER], model)
     const { agent } = await ctx.agents.create({ sessionId: SessionId('disposal'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(ctx, agent, 'one')

@@ -11,11 +11,11 @@ import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
-import { repeat, ScriptedModel, type ScriptedCall } from '../support/model.ts'
+import { ScriptedModel, type ScriptedCall } from '../support/model.ts'
 import { placed, runReplayJson } from '../support/sessions.ts'
 import { compose, readmeSnippets, type Row } from './support/profile.ts'
 import { scratch } from '../support/scratch.ts'
-import { source } from './support/calls.ts'
+import { source, times, turns } from './support/calls.ts'
 
 const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
 
@@ -61,7 +61,7 @@ describe('in dsh, by the README', () => {
     expect(fiber.config).toMatchObject({ thresholds: [2, 4, 7], resultAware: true, cycles: true, relapse: false })
 
     registerContentTools(root)
-    root.llm.registerAdapter([PROVIDER], new ScriptedModel(repeat(3, { name: 'grep', args: { pattern: 'x' } })))
+    root.llm.registerAdapter([PROVIDER], new ScriptedModel(turns(...times(3, { name: 'grep', args: { pattern: 'x' } }))))
     const { agent } = await root.agents.create({ sessionId: SessionId('dsh-profile'), agentOptions: { provider: PROVIDER, model: 'm' } })
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[2, source('grep × 2')]])

@@ -1,22 +1,11 @@
-import type { GenerateOptions } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { requestContext } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, READ, times, turns, shown } from './support/calls.ts'
-
-
-/** The reminders in the request the model is answering, newest last. */
-const reminders = (request: GenerateOptions) => requestContext(request).filter((text) => text.startsWith('Reminder: '))
-
-/** A model that greps until it has read a detailed reminder, then reads the file once and answers. */
-function changesAfterDetailed(request: GenerateOptions): ScriptedTurn {
-  const seen = reminders(request)
-  const detailed = seen.some((text) => text.includes('\n'))
-  const read = request.messages.some((m) => m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of a.ts')))
-  if (read) return { text: 'MAX_ATTEMPTS is 4' }
-  return { calls: [detailed ? READ : GREP] }
-}
+import { changesAfterDetailed, GREP, READ, shown, times, turns } from './support/calls.ts'
+import { Config } from '../src/config.ts'
+import { report as replay } from '../src/replay/report.ts'
+import { transcribe } from '../src/replay/transcript.ts'
+import { events, LOGGED_GREP, message, reminder } from './support/events.ts'
 
 const effectsOf = (session: { recordedReminders: { afterCall: number, kind: string, effect: string }[] }) => session.recordedReminders.map(({ afterCall, kind, effect }) => [afterCall, kind, effect])
 
@@ -99,80 +88,35 @@ describe('what followed each recorded reminder', () => {
   })
 })
 
-describe('loops priced in the tokens the log recorded', () => {
-  const usage = (i: number) => ({ inputTokens: 1000 + 100 * i, outputTokens: 20 + i })
-
-  it('the responses that made repeated calls, each once: their input and output tokens', async () => {
-    const script: ScriptedTurn[] = [...times(4, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })), { calls: [READ, READ], usage: usage(4) }, { text: 'done', usage: usage(5) }]
-    const root = await writeSessions('none', [{ id: 'priced', script }])
-    const { report } = await runReplayJson([root])
-    // Calls 2-4 repeat grep (responses 1-3); call 6 repeats read in the same response as call 5 (response 4), which counts once.
-    expect(report.sessions[0]!.cost).toEqual({
-      calls: 4,
-      argumentChars: 3 * JSON.stringify(GREP.args).length + JSON.stringify(READ.args).length,
-      resultChars: 3 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length,
-      responses: 4,
-      inputTokens: 1100 + 1200 + 1300 + 1400,
-      outputTokens: 21 + 22 + 23 + 24,
-    })
-    expect(report.total.cost).toMatchObject({ responses: 4, inputTokens: 5000, outputTokens: 90, sessionsWithoutUsage: 0 })
-    const { out } = await runReplay(['replay', root])
-    expect(out).toContain(`${shown(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5,000 input and 90 output tokens`)}\n`)
+describe('what followed a reminder, from its summary', () => {
+  it('a summary that names no call made: the reminder is about the call it follows', () => {
+    const read = { tool: 'read', args: { p: 'r' } }
+    const log = [...events(LOGGED_GREP, read, read)]
+    const at = log.length
+    const report = replay(transcribe([...log.slice(0, 4), reminder(at, 'cut off… × 3'), ...log.slice(4)], []), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[2, 'repeated']])
   })
 
-  it('a log without usage says so, in the session and in the totals beside the sessions that have it', async () => {
-    const root = await writeSessions('none', [
-      { id: 'priced', script: times(2, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })) },
-      { id: 'unpriced', script: turns(...times(2, GREP)) },
-    ])
-    const { report } = await runReplayJson([root])
-    expect(report.sessions.map((s) => [s.id, s.cost.inputTokens, s.cost.outputTokens])).toEqual([['priced', 1100, 21], ['unpriced', null, null]])
-    const { out } = await runReplay(['replay', root])
-    const cost = report.total.cost
-    expect(out).toContain(`${shown(`  cost of looping: ${cost.calls} repeated calls carrying ${cost.argumentChars} characters of arguments and ${cost.resultChars} of results; 1 model response using 1,100 input and 21 output tokens; token usage not recorded in 1 session`)}\n`)
-    const unpriced = report.sessions[1]!.cost
-    expect(out).toContain(`${shown(`  cost of looping: 1 repeated call carrying ${unpriced.argumentChars} characters of arguments and ${unpriced.resultChars} of results; token usage not recorded in the log`)}\n`)
-  })
-})
-
-describe('--suggest escalates only on evidence', () => {
-  it('the same call followed the detailed reminders on repeated results: blockAt and remindEvery are listed with that evidence, not recommended', async () => {
-    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
-    const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
-    expect(listed).toEqual([
-      ['blockAt 10', 10, 0, 3, 3, false],
-      ['remindEvery 3', 0, 3, 0, 4, true],
-    ])
-    const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`)
+  it('a cycle summary longer than the calls before it: the reminder is about its call, and repeated when that call comes again', () => {
+    const log = [...events(LOGGED_GREP, LOGGED_GREP)]
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)], []), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
   })
 
-  it('reminders that worked: it says so and proposes no escalation', async () => {
-    const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
-    expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
-    const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`)
+  it('an untracked call in between is transparent: the next tracked call decides', () => {
+    const todo = { tool: 'todo', args: {} }
+    const log = [...events(LOGGED_GREP, todo, LOGGED_GREP)]
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({ exclude: ['todo'] }))
+    expect(report.recordedReminders.map((r) => r.effect)).toEqual(['repeated'])
+    const counted = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({}))
+    expect(counted.recordedReminders.map((r) => r.effect)).toEqual(['relapsed'])
   })
 
-  it('no detailed reminder in the logs is no evidence: nothing is proposed on reminder counts alone', async () => {
-    const root = await writeSessions('none', [{ id: 'short', script: turns(...times(4, GREP)) }])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
-    const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`)
-  })
-
-  it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {
-    const root = await writeSessions('none', [{ id: 'ignores-one', script: turns(...times(6, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
-    expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
-    const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const labels = (await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])).report.suggestions!.map((s) => s.label)
-    expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
+  it('many reminders waiting on one call all relapse when it comes back; a plugin message from another plugin settles nothing', () => {
+    const a = { tool: 'grep', args: { p: 'a' } }
+    const b = { tool: 'grep', args: { p: 'b' } }
+    const log = events(a, b, a)
+    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), reminder(51, 'grep × 1'), ...log.slice(2, 4), message(52, { kind: 'plugin', plugin: 'other' }), ...log.slice(4)], []), Config({}))
+    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[1, 'relapsed'], [1, 'relapsed']])
   })
 })

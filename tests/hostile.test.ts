@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import { injected, runAgent as run } from '../support/harness.ts'
-import { repeat, type ScriptedTurn } from '../support/model.ts'
-import { turns } from './support/calls.ts'
+import { type ScriptedTurn } from '../support/model.ts'
+import { times, turns } from './support/calls.ts'
 
 const DEPTH = 100_001
 
 describe('hostile arguments', () => {
   it(`objects nested ${DEPTH.toLocaleString('en')} levels deep are compared and previewed`, async () => {
     const deep = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`
-    const agent = await run(repeat(3, { name: 'grep', args: deep }), { thresholds: [2, 3], argumentsPreviewChars: 12 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: deep })), { thresholds: [2, 3], argumentsPreviewChars: 12 })
     expect(injected(agent).map((r) => r.text)).toEqual([
       shortReminder(),
       detailedReminder('grep', 3, `{"a":{"a":{"… (${deep.length - 12} more chars)`),
@@ -25,7 +25,7 @@ describe('hostile arguments', () => {
   // Seconds of work on a busy machine (5 MB strings through the real loop, its log and the canonical form): a slow run is not a wrong one.
   it('multi-megabyte strings that need escaping are compared exactly and previewed by length', async () => {
     const content = 'line "quoted" \\ tab\t\n'.repeat(250_000)
-    const agent = await run(repeat(3, { name: 'grep', args: { pattern: content } }), { thresholds: [2, 3], argumentsPreviewChars: 20 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: content } })), { thresholds: [2, 3], argumentsPreviewChars: 20 })
     const canonicalLength = JSON.stringify({ pattern: content }).length
     expect(content.length).toBeGreaterThan(5_000_000)
     expect(injected(agent).map((r) => r.text)).toEqual([

@@ -5,14 +5,14 @@ import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-too
 import { describe, expect, it } from 'vitest'
 import { cycleReminder, detailedPollReminder, detailedReminder, readNotice, reminder, shortPollReminder, shortReminder, withheldFeedback, withheldPollFeedback, type Loop } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
-import { repeat, type ScriptedCall } from '../support/model.ts'
-import { source } from './support/calls.ts'
+import { type ScriptedCall } from '../support/model.ts'
+import { source, times, turns } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
 
 describe('thresholds', () => {
   it('by default: short at 3, detailed at 5 and 8, then silent', async () => {
-    const agent = await run(repeat(12, GREP_X))
+    const agent = await run(turns(...times(12, GREP_X)))
     expect(injected(agent)).toEqual([
       { afterCall: 3, text: shortReminder(), source: source('grep × 3') },
       { afterCall: 5, text: detailedReminder('grep', 5, '{"path":"src","pattern":"x"}'), source: source('grep × 5') },
@@ -51,7 +51,7 @@ describe('thresholds', () => {
   })
 
   it('thresholds are normalized ascending and the short text follows the first one: [4, 2]', async () => {
-    const agent = await run(repeat(6, GREP_X), { thresholds: [4, 2] })
+    const agent = await run(turns(...times(6, GREP_X)), { thresholds: [4, 2] })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
       [2, shortReminder()],
       [4, detailedReminder('grep', 4, '{"path":"src","pattern":"x"}')],
@@ -59,28 +59,28 @@ describe('thresholds', () => {
   })
 
   it('a single threshold gives only the short reminder', async () => {
-    const agent = await run(repeat(6, GREP_X), { thresholds: [2] })
+    const agent = await run(turns(...times(6, GREP_X)), { thresholds: [2] })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder()]])
   })
 
   it('canonical arguments sort keys deeply in code-unit order', async () => {
     const args = { z: 1, B: { y: [{ b: 1, a: 2 }, [], 3], x: null }, a: 'é', é: true, _: false }
-    const agent = await run(repeat(3, { name: 'grep', args }), { thresholds: [2, 3] })
+    const agent = await run(turns(...times(3, { name: 'grep', args })), { thresholds: [2, 3] })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"B":{"x":null,"y":[{"a":2,"b":1},[],3]},"_":false,"a":"é","z":1,"é":true}'))
   })
 
   it('the preview is the head of the canonical arguments, with the rest counted', async () => {
-    const agent = await run(repeat(3, { name: 'grep', args: { pattern: 'abcdefghij' } }), { thresholds: [2, 3], argumentsPreviewChars: 10 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: 'abcdefghij' } })), { thresholds: [2, 3], argumentsPreviewChars: 10 })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"pattern"… (14 more chars)'))
   })
 
   it('arguments exactly as long as the cap are quoted whole', async () => {
-    const agent = await run(repeat(3, { name: 'grep', args: { p: 'abc' } }), { thresholds: [2, 3], argumentsPreviewChars: 11 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { p: 'abc' } })), { thresholds: [2, 3], argumentsPreviewChars: 11 })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"abc"}'))
   })
 
   it('the preview never splits a surrogate pair', async () => {
-    const agent = await run(repeat(3, { name: 'grep', args: { p: '😀😀' } }), { thresholds: [2, 3], argumentsPreviewChars: 7 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { p: '😀😀' } })), { thresholds: [2, 3], argumentsPreviewChars: 7 })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"… (6 more chars)'))
   })
 
@@ -93,7 +93,7 @@ describe('thresholds', () => {
 
   it('a long tool name keeps the summary within the harness bound', async () => {
     const tool = `t${'o'.repeat(200)}l`
-    const agent = await run(repeat(2, { name: tool, args: {} }), { thresholds: [2] })
+    const agent = await run(turns(...times(2, { name: tool, args: {} })), { thresholds: [2] })
     const summary = (injected(agent)[0]?.source as { summary: string }).summary
     expect(summary.length).toBeLessThanOrEqual(120)
     expect(summary.startsWith('tooo')).toBe(true)
@@ -102,7 +102,7 @@ describe('thresholds', () => {
 
 describe('delivery', () => {
   it('the reminder reaches the next model request right after the tool result', async () => {
-    const h = await harness(repeat(3, GREP_X), { thresholds: [3] })
+    const h = await harness(turns(...times(3, GREP_X)), { thresholds: [3] })
     const { agent } = await h.agent()
     await h.prompt(agent)
     expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [shortReminder()]])
@@ -112,7 +112,7 @@ describe('delivery', () => {
   })
 
   it('the tool result itself is never changed', async () => {
-    const h = await harness(repeat(3, GREP_X), { thresholds: [2, 3] })
+    const h = await harness(turns(...times(3, GREP_X)), { thresholds: [2, 3] })
     const { agent } = await h.agent()
     await h.prompt(agent)
     const results = agent.session.events.filter((e) => e.type === 'tool/result').map((e) => e.data.message.content)
@@ -127,7 +127,7 @@ describe('delivery', () => {
     ['an accept that replaces the value', { kind: 'accept', value: [{ type: 'text', text: 'replaced' }] }],
     ['a block with feedback', { kind: 'block', feedback: [{ type: 'text', text: 'blocked by policy' }] }],
   ])('%s downstream keeps its kind, payload and contexts; the reminder goes first', async (_label, downstream) => {
-    const h = await harness(repeat(2, GREP_X), { thresholds: [2] })
+    const h = await harness(turns(...times(2, GREP_X)), { thresholds: [2] })
     const seen: ToolExecutionResult[] = []
     h.ctx.on('tools/post-execute', async (exec) => {
       const note = createUserMessage({ content: [{ type: 'text', text: `note ${exec.callId}` }], source: { kind: 'plugin', plugin: 'policy' } })

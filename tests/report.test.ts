@@ -5,71 +5,10 @@ import { transcribe, type LoggedCall } from '../src/replay/transcript.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
 import { withheldFeedback } from '../src/reminders.ts'
-
-/** One call as a log records it: the tool, its arguments, and the result content (text blocks, or blocks as given, hostile ones too). */
-interface Logged {
-  tool: string
-  args: unknown
-  result?: string | ({ type: string, text?: string } | null)[]
-  isError?: boolean
-}
-
-/** In-memory session events, shaped as the loop writes them, for the calls in order. */
-function events(...calls: Logged[]): SessionEvent[] {
-  let seq = 0
-  return calls.flatMap(({ tool, args, result = 'ok', isError = false }, i) => {
-    const callId = `call-${i + 1}`
-    const content = typeof result === 'string' ? [{ type: 'text', text: result }] : result
-    return [
-      { type: 'tool/call', seq: seq++, data: { callId, name: tool, arguments: JSON.stringify(args) } },
-      { type: 'tool/result', seq: seq++, data: { message: { content: [{ type: 'tool-result', toolCallId: callId, content, isError }] } } },
-    ] as unknown as SessionEvent[]
-  })
-}
-
-const calls = (session: ReturnType<typeof transcribe>) => session.steps.filter((s): s is LoggedCall => 'tool' in s)
-const flags = (session: ReturnType<typeof transcribe>) => calls(session).map((c) => [c.repeatsCall, c.repeatsResult, c.repeatsCall && c.repeatsResult])
-const GREP = { tool: 'grep', args: { p: 'x' } }
-
-describe('reading a session log into calls', () => {
-  it('a call repeats the call right before it only with the same tool and arguments; its result repeats when the latest identical call returned the same', () => {
-    const session = transcribe(events(GREP, GREP, { tool: 'glob', args: { p: 'x' } }, GREP, { ...GREP, result: 'new' }, { ...GREP, result: 'new' }), [])
-    expect(flags(session)).toEqual([
-      [false, false, false],
-      [true, true, true],
-      [false, false, false],
-      [false, true, false],
-      [true, false, false],
-      [true, true, true],
-    ])
-  })
-
-  it('a withheld result counts as the outcome the live guard saw repeat; without an earlier identical call, as logged', () => {
-    const withheld = { ...GREP, result: withheldFeedback(['grep'], 3), isError: true }
-    const session = transcribe(events(GREP, withheld, { tool: 'read', args: {}, ...{ result: withheldFeedback(['read'], 3), isError: true } }), [])
-    expect(session.withheld).toEqual([2, 3])
-    const [, second, third] = calls(session)
-    expect(second!.result).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
-    expect(second!.repeatsCall && second!.repeatsResult).toBe(true)
-    expect(third!.result).toEqual({ isError: true, content: [{ type: 'text', text: withheldFeedback(['read'], 3) }] })
-  })
-
-  it.each<[string, Logged]>([
-    ['a successful result that quotes the withheld text', { ...GREP, result: withheldFeedback(['grep'], 3) }],
-    ['an error that does not start with it', { ...GREP, result: `Error: ${withheldFeedback(['grep'], 3)}`, isError: true }],
-    ['an error of two blocks', { ...GREP, result: [{ type: 'text', text: withheldFeedback(['grep'], 3) }, { type: 'text', text: 'more' }], isError: true }],
-    ['an error whose block is not text', { ...GREP, result: [{ type: 'image' }], isError: true }],
-    ['an error whose block is not text but carries the text', { ...GREP, result: [{ type: 'reasoning', text: withheldFeedback(['grep'], 3) }], isError: true }],
-    ['an error with no blocks', { ...GREP, result: [], isError: true }],
-    ['an error whose text block holds no text', { ...GREP, result: [{ type: 'text', text: 5 as unknown as string }], isError: true }],
-  ])('%s is not a withheld result', (_label, call) => {
-    expect(transcribe(events(GREP, call), []).withheld).toEqual([])
-  })
-
-  it('a call with an empty tool name is refused, naming it', () => {
-    expect(() => transcribe(events({ tool: '', args: {} }), [])).toThrow(new Error('tool call "call-1" (event 0) has no tool name'))
-  })
-})
+import type { ScriptedTurn } from '../support/model.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { GREP, READ, shown, times, turns } from './support/calls.ts'
+import { events, LOGGED_GREP } from './support/events.ts'
 
 describe('one session\'s report', () => {
   it('two separate cycles of the same calls are two cycles', () => {
@@ -89,7 +28,7 @@ describe('one session\'s report', () => {
   })
 
   it('loops are stretches of calls each repeating the one before: earlier thresholds keep the baseline\'s loops on other calls', () => {
-    const session = transcribe(events(GREP, GREP, GREP, GREP, GREP, { tool: 'read', args: {} }, { ...GREP, result: 'a' }, { ...GREP, result: 'b' }, { ...GREP, result: 'c' }), [])
+    const session = transcribe(events(LOGGED_GREP, LOGGED_GREP, LOGGED_GREP, LOGGED_GREP, LOGGED_GREP, { tool: 'read', args: {} }, { ...LOGGED_GREP, result: 'a' }, { ...LOGGED_GREP, result: 'b' }, { ...LOGGED_GREP, result: 'c' }), [])
     const baseline = tally(session, Config({}), { baseline: { loops: new Set(), repeated: new Set() } })
     expect(baseline.reminded).toEqual({ loops: new Set([1, 7]), repeated: new Set([1]) })
     const earlier = tally(session, Config({ thresholds: [2, 4, 7], resultAware: true }), { baseline: baseline.reminded })
@@ -107,92 +46,38 @@ describe('one session\'s report', () => {
   })
 })
 
-/** A user message as the log records it: a reminder from this plugin with `summary` and `text`, or the user's prompt. */
-function message(seq: number, source: Record<string, unknown>, text = 'x'): SessionEvent {
-  return { type: 'user/message', seq, data: { content: [{ type: 'text', text }], source } } as unknown as SessionEvent
-}
-const reminder = (seq: number, summary: unknown, text = 'Reminder') => message(seq, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }, text)
+describe('loops priced in the tokens the log recorded', () => {
+  const usage = (i: number) => ({ inputTokens: 1000 + 100 * i, outputTokens: 20 + i })
 
-describe('reading what the live guard left', () => {
-  it('a reminder\'s kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line', () => {
-    const log = [...events(GREP, GREP), reminder(90, 'grep × 2'), reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'), reminder(92, 'grep → read × 2', 'a\nb')]
-    expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['short', 'detailed', 'cycle'])
+  it('the responses that made repeated calls, each once: their input and output tokens', async () => {
+    const script: ScriptedTurn[] = [...times(4, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })), { calls: [READ, READ], usage: usage(4) }, { text: 'done', usage: usage(5) }]
+    const root = await writeSessions('none', [{ id: 'priced', script }])
+    const { report } = await runReplayJson([root])
+    // Calls 2-4 repeat grep (responses 1-3); call 6 repeats read in the same response as call 5 (response 4), which counts once.
+    expect(report.sessions[0]!.cost).toEqual({
+      calls: 4,
+      argumentChars: 3 * JSON.stringify(GREP.args).length + JSON.stringify(READ.args).length,
+      resultChars: 3 * '[{"type":"text","text":"no match for x"}]'.length + '[{"type":"text","text":"contents of a.ts"}]'.length,
+      responses: 4,
+      inputTokens: 1100 + 1200 + 1300 + 1400,
+      outputTokens: 21 + 22 + 23 + 24,
+    })
+    expect(report.total.cost).toMatchObject({ responses: 4, inputTokens: 5000, outputTokens: 90, sessionsWithoutUsage: 0 })
+    const { out } = await runReplay(['replay', root])
+    expect(out).toContain(`${shown(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5,000 input and 90 output tokens`)}\n`)
   })
 
-  it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
-    expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'))
-    expect(() => transcribe([...events(GREP), reminder(5, null)], [])).toThrow(new Error('reminder (event 5) from repeat-tool-reminder has no summary text'))
-  })
-
-  it('a user message without content, or an event without data, is named', () => {
-    expect(() => transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent], [])).toThrow(new Error('user message (event 3) has no source or no content list'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent], [])).toThrow(new Error('tool/result (event 4) carries no data'))
-    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent], [])).toThrow(new Error('step/start (event 5) carries no data'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 6) names no call it answers'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 7) names no call it answers'))
-  })
-
-  it('a response without tool calls holds no usage of loops; one whose message is malformed makes no call', () => {
-    const response = (seq: number, data: unknown) => ({ type: 'assistant/message', seq, data }) as unknown as SessionEvent
-    const log = [
-      response(100, { message: { content: [{ type: 'text', text: 'hi' }] }, usage: { inputTokens: 'bad' } }),
-      response(101, { message: 'nothing' }),
-      response(102, { message: { content: [null, { type: 'tool-call', id: 7 }, { type: 'tool-call', id: 'call-1' }] }, usage: { inputTokens: 10, outputTokens: 2 } }),
-      ...events(GREP),
-    ]
-    const transcript = transcribe(log, [])
-    expect(transcript.usage).toEqual([{ inputTokens: 10, outputTokens: 2 }])
-    expect(calls(transcript)[0]!.response).toBe(0)
-  })
-
-  it('a result with a content block that is not an object is refused, naming it', () => {
-    expect(() => transcribe(events({ ...GREP, result: [null] }), [])).toThrow(new Error('tool result (event 1) for call "call-1" has a content block that is not an object'))
-  })
-
-  it('a usage is token counts only when both counts are numbers', () => {
-    const response = (usage: unknown) => ({ type: 'assistant/message', seq: 9, data: { message: { content: [{ type: 'tool-call', id: 'call-1' }] }, usage } }) as unknown as SessionEvent
-    expect(() => transcribe([response({ inputTokens: 'many', outputTokens: 2 }), ...events(GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
-    expect(() => transcribe([response({ inputTokens: 3 }), ...events(GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
-    expect(transcribe([response({ inputTokens: 3, outputTokens: 2 }), ...events(GREP)], []).usage).toEqual([{ inputTokens: 3, outputTokens: 2 }])
-  })
-
-  it('a call no logged response made names no response, so it adds no tokens', () => {
-    const response = (seq: number, id: string) => ({ type: 'assistant/message', seq, data: { message: { content: [{ type: 'tool-call', id }] }, usage: { inputTokens: 10, outputTokens: 2 } } }) as unknown as SessionEvent
-    // Calls 1 and 2 come from responses 0 and 1; call 3 from none the log kept.
-    const transcript = transcribe([response(100, 'call-1'), response(101, 'call-2'), ...events(GREP, { ...GREP, args: { p: 'y' } }, GREP)], [])
-    expect(calls(transcript).map((c) => c.response)).toEqual([0, 1, -1])
-  })
-})
-
-describe('what followed a reminder, from its summary', () => {
-  it('a summary that names no call made: the reminder is about the call it follows', () => {
-    const read = { tool: 'read', args: { p: 'r' } }
-    const log = [...events(GREP, read, read)]
-    const at = log.length
-    const report = replay(transcribe([...log.slice(0, 4), reminder(at, 'cut off… × 3'), ...log.slice(4)], []), Config({}))
-    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[2, 'repeated']])
-  })
-
-  it('a cycle summary longer than the calls before it: the reminder is about its call, and repeated when that call comes again', () => {
-    const log = [...events(GREP, GREP)]
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)], []), Config({}))
-    expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
-  })
-
-  it('an untracked call in between is transparent: the next tracked call decides', () => {
-    const todo = { tool: 'todo', args: {} }
-    const log = [...events(GREP, todo, GREP)]
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({ exclude: ['todo'] }))
-    expect(report.recordedReminders.map((r) => r.effect)).toEqual(['repeated'])
-    const counted = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), ...log.slice(2)], []), Config({}))
-    expect(counted.recordedReminders.map((r) => r.effect)).toEqual(['relapsed'])
-  })
-
-  it('many reminders waiting on one call all relapse when it comes back; a plugin message from another plugin settles nothing', () => {
-    const a = { tool: 'grep', args: { p: 'a' } }
-    const b = { tool: 'grep', args: { p: 'b' } }
-    const log = events(a, b, a)
-    const report = replay(transcribe([...log.slice(0, 2), reminder(50, 'grep × 1'), reminder(51, 'grep × 1'), ...log.slice(2, 4), message(52, { kind: 'plugin', plugin: 'other' }), ...log.slice(4)], []), Config({}))
-    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[1, 'relapsed'], [1, 'relapsed']])
+  it('a log without usage says so, in the session and in the totals beside the sessions that have it', async () => {
+    const root = await writeSessions('none', [
+      { id: 'priced', script: times(2, GREP).map((c, i) => ({ calls: [c], usage: usage(i) })) },
+      { id: 'unpriced', script: turns(...times(2, GREP)) },
+    ])
+    const { report } = await runReplayJson([root])
+    expect(report.sessions.map((s) => [s.id, s.cost.inputTokens, s.cost.outputTokens])).toEqual([['priced', 1100, 21], ['unpriced', null, null]])
+    const { out } = await runReplay(['replay', root])
+    const cost = report.total.cost
+    expect(out).toContain(`${shown(`  cost of looping: ${cost.calls} repeated calls carrying ${cost.argumentChars} characters of arguments and ${cost.resultChars} of results; 1 model response using 1,100 input and 21 output tokens; token usage not recorded in 1 session`)}\n`)
+    const unpriced = report.sessions[1]!.cost
+    expect(out).toContain(`${shown(`  cost of looping: 1 repeated call carrying ${unpriced.argumentChars} characters of arguments and ${unpriced.resultChars} of results; token usage not recorded in the log`)}\n`)
   })
 })

@@ -3,6 +3,9 @@ import { shortReminder } from '../src/reminders.ts'
 import { afterCalls, injected, runAgent, type Injected } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { source, turns } from './support/calls.ts'
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+import { harness, summaries } from '../support/harness.ts'
+import { GREP, READ } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
 
@@ -152,3 +155,37 @@ function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unk
 function reminder(afterCall: number, text: string, summary: string): Injected {
   return { afterCall, text, source: source(summary) }
 }
+
+describe('parallel calls in one step', () => {
+  it('the loop runs them in a pool and they finish out of order; the guard counts them in model order', async () => {
+    const finished: number[] = []
+    const waiting: (() => void)[] = []
+    const call = (id: number, key: string): ScriptedCall => ({ name: 'slow', args: { key, id } })
+    const h = await harness([{ calls: [call(1, 'a'), call(2, 'a'), call(3, 'b'), call(4, 'a')] }], { thresholds: [2, 3], ignoreArguments: ['slow.id'] })
+    h.ctx.tools.register(defineContentToolFixture({
+      name: 'slow',
+      description: 'A parallel-safe call that waits until every call of the step has started.',
+      parameters: { key: { type: 'string' }, id: { type: 'number' } },
+      isConcurrencySafe: () => true,
+      async execute(args) {
+        const { promise, resolve } = Promise.withResolvers<void>()
+        waiting.push(resolve)
+        // Once all four run at once, release them last-started first: 3, 2 and 1 finish before 4, which releases them.
+        if (waiting.length === 4) for (const release of waiting.reverse()) release()
+        await promise
+        finished.push(args.id!)
+        return [{ type: 'text', text: `done ${args.key}` }]
+      },
+    }))
+    const agent = await h.run()
+    expect(finished).toEqual([3, 2, 1, 4])
+    // In model order a, a, b, a: one run of two. In the order they finished (b, a, a, a) it would be a run of three.
+    expect(summaries(agent)).toEqual(['slow × 2'])
+  })
+
+  it('identical calls in one response count one each, in the order the model wrote them', async () => {
+    const agent = await runAgent([{ calls: [GREP, GREP, GREP, READ] }])
+    // A step's result contexts follow all of its results.
+    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([[4, shortReminder(), 'grep × 3']])
+  })
+})

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { harness } from '../support/harness.ts'
-import { repeat } from '../support/model.ts'
+import { times, turns } from './support/calls.ts'
 
 describe('session log', () => {
   it('five identical todo_write calls with the default config: short after call 3, detailed after call 5', async () => {
-    const h = await harness(repeat(5, { name: 'todo_write', args: { todos: [{ task: 'fix the build', done: false }] } }))
+    const h = await harness(turns(...times(5, { name: 'todo_write', args: { todos: [{ task: 'fix the build', done: false }] } })))
     const { agent } = await h.agent('snapshot')
     await h.prompt(agent, 'plan the work')
     expect(normalize(agent.session.events.filter((event) => event.type !== 'assistant/chunk'))).toMatchSnapshot()

@@ -9,6 +9,8 @@ import type { Score } from '../src/replay/score.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { pagerAndFailingTests, SCROLL, TEST } from './support/pager.ts'
 import { times, turns, shown } from './support/calls.ts'
+import { changesAfterDetailed, GREP } from './support/calls.ts'
+import { runReplayJson } from '../support/sessions.ts'
 
 /** Evidence that proposes no escalation. */
 const NO_EVIDENCE = { followed: 0, of: 0, escalate: false }
@@ -224,5 +226,47 @@ describe('the advice, as pure functions', () => {
       '    resultAware: true',
       '    remindEvery: 10',
     ].join('\n'))
+  })
+})
+
+describe('--suggest escalates only on evidence', () => {
+  it('the same call followed the detailed reminders on repeated results: blockAt and remindEvery are listed with that evidence, not recommended', async () => {
+    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+    const { report } = await runReplayJson([root, '--suggest'])
+    expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
+    const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
+    expect(listed).toEqual([
+      ['blockAt 10', 10, 0, 3, 3, false],
+      ['remindEvery 3', 0, 3, 0, 4, true],
+    ])
+    const { out } = await runReplay(['replay', root, '--suggest'])
+    expect(out).toContain(`\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`)
+  })
+
+  it('reminders that worked: it says so and proposes no escalation', async () => {
+    const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
+    const { report } = await runReplayJson([root, '--suggest'])
+    expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
+    expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
+    const { out } = await runReplay(['replay', root, '--suggest'])
+    expect(out).toContain(`\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`)
+  })
+
+  it('no detailed reminder in the logs is no evidence: nothing is proposed on reminder counts alone', async () => {
+    const root = await writeSessions('none', [{ id: 'short', script: turns(...times(4, GREP)) }])
+    const { report } = await runReplayJson([root, '--suggest'])
+    expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
+    const { out } = await runReplay(['replay', root, '--suggest'])
+    expect(out).toContain(`\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`)
+  })
+
+  it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {
+    const root = await writeSessions('none', [{ id: 'ignores-one', script: turns(...times(6, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
+    const { report } = await runReplayJson([root, '--suggest'])
+    expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
+    expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
+    const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+    const labels = (await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])).report.suggestions!.map((s) => s.label)
+    expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
   })
 })

@@ -2,7 +2,8 @@
  * The calls and turns the suites script, and how they read what this plugin
  * said: one definition each, shared by every test file.
  */
-import type { MessageSource } from '@deepseek-ai/dsh-llm'
+import type { GenerateOptions, MessageSource } from '@deepseek-ai/dsh-llm'
+import { requestContext } from '../../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../../support/model.ts'
 import { WIDTH, wrap } from '../../src/replay/text.ts'
 
@@ -31,4 +32,16 @@ export function source(summary: string): MessageSource {
 /** A line of the text report as it is printed: wrapped at the report's width, continuations indented. */
 export function shown(line: string): string {
   return wrap(line, WIDTH).join('\n')
+}
+
+/** The reminders in the request the model is answering, newest last. */
+const reminders = (request: GenerateOptions) => requestContext(request).filter((text) => text.startsWith('Reminder: '))
+
+/** A model that greps until it has read a detailed reminder, then reads the file once and answers. */
+export function changesAfterDetailed(request: GenerateOptions): ScriptedTurn {
+  const seen = reminders(request)
+  const detailed = seen.some((text) => text.includes('\n'))
+  const read = request.messages.some((m) => m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of a.ts')))
+  if (read) return { text: 'MAX_ATTEMPTS is 4' }
+  return { calls: [detailed ? READ : GREP] }
 }
