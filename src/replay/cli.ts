@@ -72,7 +72,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   for (const e of found.errors) terminal.fail(e.path, e.reason)
   const reader = new LogReader()
   const evidence = evidenceArguments(config)
-  const read = (file: string, report = terminal.fail) => readSession(reader, file, evidence, report)
+  const read = (file: string, fail = terminal.fail) => readSession(reader, file, evidence, fail)
   const progress = io.progress && found.files.length > 5
   try {
     const pass = await replayAll(found.files, read, config, request, labels, terminal, progress)
