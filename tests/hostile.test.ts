@@ -6,7 +6,9 @@ import { times, turns } from './support/calls.ts'
 
 const DEPTH = 100_001
 
-describe('hostile arguments', () => {
+// Seconds of work each on a busy machine (100,001 levels, 5 MB strings, through the real loop, its log and the
+// canonical form): a slow run is not a wrong one, so each test gets 30 s instead of 5.
+describe('hostile arguments', { timeout: 30_000 }, () => {
   it(`objects nested ${DEPTH.toLocaleString('en')} levels deep are compared and previewed`, async () => {
     const deep = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`
     const agent = await run(turns(...times(3, { name: 'grep', args: deep })), { thresholds: [2, 3], argumentsPreviewChars: 12 })
@@ -22,7 +24,6 @@ describe('hostile arguments', () => {
     expect(injected(agent)).toEqual([])
   })
 
-  // Seconds of work on a busy machine (5 MB strings through the real loop, its log and the canonical form): a slow run is not a wrong one.
   it('multi-megabyte strings that need escaping are compared exactly and previewed by length', async () => {
     const content = 'line "quoted" \\ tab\t\n'.repeat(250_000)
     const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: content } })), { thresholds: [2, 3], argumentsPreviewChars: 20 })
@@ -32,7 +33,7 @@ describe('hostile arguments', () => {
       shortReminder(),
       detailedReminder('grep', 3, `{"pattern":"line \\"q… (${canonicalLength - 20} more chars)`),
     ])
-  }, 30_000)
+  })
 
   it('multi-megabyte strings that differ in their last character are different calls', async () => {
     const big = 'x'.repeat(4_000_000)
