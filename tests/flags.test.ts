@@ -86,6 +86,16 @@ describe('the config as command-line flags', () => {
     ].join('\n'))
   })
 
+  it('a description wraps at the last word that fits its column: a line may fill it exactly, and a word longer than the column gets a line of its own', () => {
+    const column = (width: number) => flagsHelp(width).split('\n').slice(0, 4).map((line) => line.slice(width))
+    // 26 characters of text: "reminder is due; the first" is exactly 26.
+    expect(column(74)).toEqual(['Run lengths at which a', 'reminder is due; the first', 'gets the short text, later', 'ones the detailed text.'])
+    // 6 characters: "lengths" is longer, and stands alone.
+    expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
+    // 2 characters: even the first word is longer, and no empty line comes before it.
+    expect(column(98)).toEqual(['Run', 'lengths', 'at', 'which'])
+  })
+
   it('every flag is named after the option it sets, in kebab case; a second flag of one option adds a suffix', () => {
     for (const [flag, { key }] of Object.entries(CONFIG_FLAGS)) {
       const named = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
