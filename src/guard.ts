@@ -26,6 +26,8 @@ export type { Call, Cycle }
 export const FAIR_POLLS = 2
 
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
+// mutant (equivalent) ObjectLiteral "{}": deny compares only calls whose tool compares no outcomes, and compared.call reads a result only for a tool that does: this one is never read.
+// mutant (equivalent) BooleanLiteral "true": as above, never read.
 const NO_RESULT = { isError: false, content: [] }
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
@@ -135,6 +137,8 @@ class RepeatGuard implements Guard {
     const { measured, remind, block, text } = this.judge(call, state, cycle)
     // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
     this.pending = undefined
+    // mutant (speed) ConditionalExpression "true": with blockAt 0 deny never runs, so no call is open: deleting finds nothing.
+    // mutant (speed) EqualityOperator "this.config.blockAt >= 0": as above.
     if (this.config.blockAt > 0) this.open.get(agent)?.delete(exec)
     return {
       length: state.length,
@@ -148,6 +152,7 @@ class RepeatGuard implements Guard {
 
   deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>): string | undefined {
     const { agent, name: tool, arguments: args } = exec
+    // mutant (speed) ConditionalExpression "false": with blockAt 0 nothing is ever withheld, so the dry run finds nothing to deny and returns undefined anyway (and the plugin registers deny only with blockAt).
     if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     let calls = this.open.get(agent)
     if (calls === undefined) this.open.set(agent, calls = new Set())
@@ -156,6 +161,7 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     if (earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
+    // mutant (speed) ObjectLiteral "{}": a memo whose args match no call is never read: every comparison is made afresh, with the same answers.
     this.pending = { args, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
@@ -174,8 +180,11 @@ class RepeatGuard implements Guard {
   /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
   private sameCall(a: Call, b: Call): boolean {
     const { pending } = this
+    // mutant (speed) ConditionalExpression "true": never reading the memo compares afresh, with the same answers.
+    // mutant (speed) EqualityOperator "pending.args === b.args": the memo is read only for the call in hand, the one it was made for: inverted, every comparison is made afresh, with the same answers.
     if (pending === undefined || pending.args !== b.args) return this.compared.sameCall(a, b)
     let answer = pending.answers.get(a.args)
+    // mutant (speed) ConditionalExpression "true": comparing afresh though the memo has the answer gives the same answer.
     if (answer === undefined) pending.answers.set(a.args, answer = this.compared.sameCall(a, b))
     return answer
   }
@@ -241,6 +250,7 @@ class RepeatGuard implements Guard {
 
 /** The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text one, the arguments themselves. */
 function jobOf(args: unknown, cap: number): string {
+  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a read without a text job_id has no argument of that name to leave out.
   return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
 }
 

@@ -26,8 +26,6 @@ export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
   // `global` then only skips the per-listener scope check on the hot path.
-  // mutant (equivalent) ObjectLiteral "{}": global only skips the per-listener scope check of a mount outside any agent scope, which sees every agent anyway (tests/which-calls-count.test.ts covers both mounts).
-  // mutant (equivalent) ConditionalExpression "false": as above, global changes the cost of dispatch, not which agents are guarded.
   const options = { global: scopeOf(ctx) === undefined }
 
   ctx.on('tools/post-execute', (exec, result, next) => {

@@ -150,3 +150,41 @@ describe('what deny never turns away', () => {
     expect(guard.deny(grep)).toBe(withheldFeedback(['grep'], 3, false, {}, false))
   })
 })
+
+describe('which calls are open while deny judges', () => {
+  const agent = {} as Agent
+  const call = (pattern: string) => ({ agent, name: 'grep', arguments: { pattern } })
+  const result = { isError: false, content: [{ type: 'text' as const, text: 'none' }] }
+  const DENIED = withheldFeedback(['grep'], 3, false, {}, false)
+  /** A guard with blockAt 3 that has counted two identical greps of `agent`. */
+  const guard = () => {
+    const g = createGuard(ConfigSchema({ thresholds: [2], blockAt: 3 }))
+    g.observe(call('x'), result)
+    g.observe(call('x'), result)
+    return g
+  }
+
+  it('a call counted is no longer open: the next call of the same step, taken after it, is denied too', () => {
+    const g = guard()
+    const first = call('x')
+    expect(g.deny(first)).toBe(DENIED)
+    g.observe(first, result)
+    expect(g.deny(call('x'))).toBe(withheldFeedback(['grep'], 4, false, {}, false))
+  })
+
+  it('a call that was never counted (its step ended without it) is open no longer at the next step', () => {
+    const g = guard()
+    // An earlier call of a step is still open: the one behind it is not denied.
+    g.deny(call('y'))
+    expect(g.deny(call('x'))).toBeUndefined()
+    g.step(agent, [])
+    expect(g.deny(call('x'))).toBe(DENIED)
+  })
+
+  it('what deny compared for its call is not the answer for another call counted before it', () => {
+    const g = guard()
+    // The memo made for the denied grep of x must not answer for a grep of y counted first: y starts a run of its own.
+    expect(g.deny(call('x'))).toBe(DENIED)
+    expect(g.observe(call('y'), result)?.length).toBe(1)
+  })
+})

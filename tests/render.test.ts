@@ -203,6 +203,8 @@ describe('the text report fits 100 columns', () => {
     expect(wrap('  aaa bbb ccc ddd', 10)).toEqual(['  aaa bbb', '      ccc', '      ddd'])
     expect(wrap('short', 10)).toEqual(['short'])
     expect(wrap('0123456789', 10)).toEqual(['0123456789'])
+    // A continuation that fills the line exactly is not cut again.
+    expect(wrap('aaaa bbbb ccccc', 9)).toEqual(['aaaa bbbb', '    ccccc'])
   })
 
   it('a word longer than a line is cut inside; a line of spaces then a long word too', () => {

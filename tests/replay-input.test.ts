@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmod, cp, link, mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { chmod, cp, link, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
@@ -263,6 +263,9 @@ describe('replay: what a path is, said as a sentence', () => {
     ['text that is not JSON', 'hello\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
     ['JSON that is no object', 'null\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
     ['three bytes', 'abc', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    ['the zstd magic number alone, four bytes', Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), 'its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session\'s log under that name): rename it'],
+    ['a header line alone, without a newline', '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}', 'its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session\'s log under that name): rename it'],
+    ['a blank line, then a header: a log opens with its header', '\n{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
   ])('a file of another name: %s', async (_label, content, expected) => {
     const file = join(await scratch('misnamed'), 'full.jsonl')
     await writeFile(file, content)
@@ -273,6 +276,16 @@ describe('replay: what a path is, said as a sentence', () => {
 })
 
 describe('replay: a named path that is no regular file and no log', () => {
+  it('a file of another name is closed once it is looked into: no file descriptor is left open', async () => {
+    const file = join(await scratch('misnamed'), 'full.jsonl')
+    await writeFile(file, 'hello\n')
+    const open = async () => (await readdir('/proc/self/fd')).length
+    const before = await open()
+    for (let i = 0; i < 5; i++) await runReplay(['replay', file])
+    expect(await open()).toBe(before)
+  })
+
+
   it('a FIFO of another name is not opened to see what it holds: nothing hangs', async () => {
     const fifo = join(await scratch('fifo'), 'pipe.jsonl')
     await promisify(execFile)('mkfifo', [fifo])

@@ -88,6 +88,7 @@ function parseEpisode(source: string, line: number, wrong: (what: string) => nev
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text)
+  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

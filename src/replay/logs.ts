@@ -50,6 +50,7 @@ const FILE_ERRORS: Record<string, string> = {
 /** Why reading a path failed, in a few words: a file system error by what it means, never Node's message; any other error by its own. */
 export function reason(error: unknown): string {
   const { code, message } = error as { code?: unknown, message: string }
+  // mutant (equivalent) ConditionalExpression "false": a code that is not a string never reads as E followed by capitals, so the pattern alone sends it to its message.
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return message
   return FILE_ERRORS[code] ?? `it cannot be read (${code})`
 }
@@ -113,6 +114,7 @@ async function misnamed(path: string): Promise<string> {
   } finally {
     await file.close()
   }
+  // mutant (equivalent) ConditionalExpression "true": the buffer is 4,096 zeroed bytes, so a shorter file reads as its bytes then zeros, which are never the magic number (its last byte is 0xfd).
   const compression = read >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC ? 'session.jsonl.zstd'
     : isHeaderLine(head.subarray(0, read)) ? 'session.jsonl' : undefined
   return compression === undefined
@@ -124,8 +126,9 @@ async function misnamed(path: string): Promise<string> {
 function isHeaderLine(bytes: Buffer): boolean {
   const end = bytes.indexOf(0x0a)
   try {
-    const first: unknown = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8'))
-    return typeof first === 'object' && first !== null && (first as { type?: unknown }).type === 'session'
+    const first = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8')) as { type?: unknown }
+    // A primitive has no type; null's throws, into the catch.
+    return first.type === 'session'
   } catch {
     return false
   }

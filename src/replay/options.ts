@@ -139,6 +139,7 @@ function commandLine<T>(read: () => T): T {
   } catch (error) {
     const { message } = error as Error
     // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
+    // mutant (equivalent) OptionalChaining "/'(-[^' ]+)/.exec(message)[1]": every error strict parseArgs throws here (an unknown option, a value missing or given to a flag) quotes the option; no positional is unexpected, as positionals are allowed.
     const option = /'(-[^' ]+)/.exec(message)?.[1]
     const why = message.includes('argument missing') ? `${option} needs a value`
       : message.includes('does not take an argument') ? `${option} takes no value`

@@ -129,6 +129,9 @@ function tools(r: { tools: Report['tools'] }): string {
 function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
   const { responses, inputTokens, outputTokens } = r.cost
   const unknown = 'sessionsWithoutUsage' in r.cost ? r.cost.sessionsWithoutUsage : 0
+  // mutant (equivalent) LogicalOperator "inputTokens === null && outputTokens === null": Cost.total sets inputTokens and outputTokens to null together, so testing one tests both.
+  // mutant (equivalent) ConditionalExpression "false": as above, for either one alone.
+  // mutant (equivalent) ConditionalExpression "false": as above.
   if (inputTokens === null || outputTokens === null) return `${spent(r.cost)}; token usage not recorded in the log`
   const known = `${count(responses, 'model response')} using ${grouped(inputTokens)} input and ${grouped(outputTokens)} output tokens`
   const tokens = unknown === 0 ? known

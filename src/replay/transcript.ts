@@ -150,12 +150,13 @@ class Transcriber {
     const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
     const seen = compared.call(call.tool, args, logged)
     const same = findLast(recent, (c) => compared.sameCall(c, seen))
-    const withheld = logged.isError ? withheldOf(logged.content) : undefined
-    if (withheld !== undefined) transcript.withheld.push(transcript.calls)
-    if (withheld === 'denied') transcript.denied.push(transcript.calls)
+    const denied = logged.isError ? deniedOf(logged.content) : undefined
+    const withheld = denied !== undefined
+    if (withheld) transcript.withheld.push(transcript.calls)
+    if (denied) transcript.denied.push(transcript.calls)
     // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
-    const result = withheld !== undefined && same !== undefined ? same.result : logged
-    const outcome = withheld !== undefined && same !== undefined ? same.outcome : seen.outcome!
+    const result = withheld && same !== undefined ? same.result : logged
+    const outcome = withheld && same !== undefined ? same.outcome : seen.outcome!
     const current: LoggedCall = {
       ...call,
       args,
@@ -184,12 +185,11 @@ function isUsage(value: unknown): value is TokenUsage {
   return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
 }
 
-/** Whether a result is this plugin's withheld feedback, of a call that ran or of one denied before it could; undefined when it is not. */
-function withheldOf(content: readonly ContentBlock[]): 'ran' | 'denied' | undefined {
+/** Whether a result is this plugin's withheld feedback: true for a call denied before it could run, false for one that ran; undefined when it is not. */
+function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
   const first = content[0]!
   if (content.length !== 1 || first.type !== 'text' || typeof first.text !== 'string') return undefined
-  const denied = deniedBeforeRunning(first.text)
-  return denied === undefined ? undefined : denied ? 'denied' : 'ran'
+  return deniedBeforeRunning(first.text)
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
