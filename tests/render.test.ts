@@ -190,11 +190,17 @@ describe('the text report: did the reminders work', () => {
       '  s calls 17–18 productive: reminder at 17 (wrong)',
       '  s calls 20–21 productive: no reminder',
       '  s calls 23–24 unclear: reminder at 23',
-    ].map(shown).join('\n'))
+    ].map(shown).join('\n') + '\n')
+    // The score opens after a blank line, and counts every label.
+    expect(text).toContain('\n\nscored on labeled loops (l.jsonl: 7 episodes; 3 stuck, 1 busy-poll, 2 productive, 1 unclear):\n')
     const quiet = new Scorer(readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })))
     quiet.add('s', 2, { reminders: [], withheld: [] })
-    expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: quiet.score(), episodes: [] } }))
-      .toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
+    // Without --all, the episodes are not listed.
+    const summary = render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: quiet.score(), episodes: quiet.episodes() } })
+    expect(summary).toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
+    expect(summary).not.toContain('s calls 1–2')
+    // No reminder was judged, so there is no precision: a dash, not a number.
+    expect(summary).toContain('  recall 0.00 (stuck 0 of 1, busy-poll 0 of 0), precision – (0 right, 0 wrong), F1 0.00\n')
   })
 })
 
