@@ -40,6 +40,7 @@ export function apply(ctx: Context, config: Config): void {
       // Every other listener decides first; only a call they allow can be denied here.
       const decision = await next()
       const reason = decision.kind === 'allow' ? guard.deny(exec) : undefined
+      // mutant (equivalent) StringLiteral "\"\"": the loop (dsh-tools 0.1.0-rc.8) denies every decision that is neither allow nor ask, with its reason: a kind of "" denies as deny does.
       return reason === undefined ? decision : { kind: 'deny', reason }
     }, options)
   }

@@ -50,6 +50,24 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(suggestions[6]!.config).toMatchObject({ resultAware: ['scroll_down'], exclude: [] })
   })
 
+  it('a candidate is credited only with the baseline\'s loops it keeps, not with the loops it reminds that the baseline did not', async () => {
+    const root = await writeSessions('none', [
+      { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+      { id: 'short', script: turns(...times(2, TEST)), setup: pagerAndFailingTests },
+    ])
+    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as { suggestions: Suggestion[] }
+    const kept = (label: string) => suggestions.find((s) => s.label === label)!.baselineLoopsKept
+    // The defaults remind the six-call loop only; thresholds from 2 remind the two-call one too.
+    expect([kept('the config given (baseline)'), kept('thresholds 2, 4, 7')]).toEqual([1, 1])
+    expect(suggestions.find((s) => s.label === 'thresholds 2, 4, 7')!.reminders).toBe(3)
+  })
+
+  it('a withheld result of a tool whose outcomes are compared is counted as withheld, not as denied: that call runs', async () => {
+    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests }])
+    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--result-aware', '--thresholds', '2,3', '--block-at', '3', '--suggest', '--json'])).out) as { suggestions: Suggestion[] }
+    expect([suggestions[0]!.withheld, suggestions[0]!.denied]).toEqual([4, 0])
+  })
+
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest'])

@@ -66,6 +66,18 @@ describe('a torn log is read up to the tear and said out loud', () => {
     expect(report.sessions[0]!.toolCalls).toBe(20)
   })
 
+  it('torn after one call: the line on stderr says one tool call, in the singular', async () => {
+    const { root, file } = await session('none')
+    const whole = await readFile(file)
+    // Cut a few bytes into the line after the first call's result.
+    const result = whole.indexOf('"tool/result"')
+    const cut = whole.indexOf('\n', result) + 1 + 5
+    await truncate(file, cut)
+    const { status, report, err } = await runReplayJson([root])
+    expect([status, report.sessions[0]!.toolCalls]).toEqual([1, 1])
+    expect(err).toContain(': replayed the 1 tool call before the tear; ')
+  })
+
   it('the text report shows a torn session\'s numbers as usual; the line on stderr says they are a part', async () => {
     const { root, file } = await session('none')
     const size = (await readFile(file)).byteLength
