@@ -131,6 +131,21 @@ describe('what is not a busy poll', () => {
     }))
   }
 
+  it('a read of a running job inside a cycle counts as the cycle does, not one read late', () => {
+    const agent = {} as Agent
+    const guard = createGuard(Config({ resultAware: true, cycles: true, thresholds: [2] }))
+    const read = { agent, name: 'job_output', arguments: { job_id: 'bash-1' } }
+    const build = { agent, name: 'make', arguments: {} }
+    const running = { isError: false, content: [{ type: 'text' as const, text: 'x\n[status: running]' }] }
+    const done = { isError: false, content: [{ type: 'text' as const, text: 'ok' }] }
+    guard.observe(build, done)
+    guard.observe(read, running)
+    guard.observe(build, done)
+    // The read completes the cycle's second repetition: reminded at 2, as any cycle is.
+    const seen = guard.observe(read, running)
+    expect([seen?.cycle?.length, seen?.reminder?.source]).toEqual([2, source('make → job_output × 2')])
+  })
+
   it('another tool whose output holds [status: running]: under resultAware its changing results are no run at all', async () => {
     const h = await harness(turns(...Array.from({ length: 6 }, () => ({ name: 'tail_log', args: {} }))), { resultAware: true })
     statusTool(h.ctx)
