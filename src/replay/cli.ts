@@ -147,9 +147,12 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
 class Terminal {
   /** Every input that failed, and why. */
   readonly errors: { path: string, reason: string }[] = []
+  readonly io: Io
   private shown = false
 
-  constructor(readonly io: Io) {}
+  constructor(io: Io) {
+    this.io = io
+  }
 
   /** Report an input that failed, on a line of its own. */
   readonly fail = (path: string, why: string): void => {
