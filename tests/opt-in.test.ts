@@ -256,7 +256,7 @@ describe('blockAt', () => {
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true])
   })
 
-  it('blocks a cycle from blockAt complete repetitions on, each call denied before it runs', async () => {
+  it('withholds a cycle from blockAt complete repetitions on, each call denied before it runs', async () => {
     const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
     expect(toolResults(agent).slice(3)).toEqual([

@@ -89,7 +89,7 @@ describe('the text report', () => {
     expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, advice: undefined })).toContain('t9 (1 run, 1 repeated call), and 1 more\n')
   })
 
-  it('a session: its id, its parent, its file, its runs, cycles, reminders, and blocks only when there are any', () => {
+  it('a session: its id, its parent, its file, its runs, cycles, reminders, and withheld results only when there are any', () => {
     const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] })], hidden: 0, advice: undefined })
     expect(out).toContain([
       'session child (subagent of parent)',

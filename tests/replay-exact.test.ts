@@ -46,7 +46,7 @@ describe('replay: exact on every log dsh writes', () => {
     expect(after).toMatchObject({ toolCalls: 6, runs: [{ tool: 'grep', length: 5 }], configReminders: [{ afterCall: 3 }, { afterCall: 5 }] })
   })
 
-  it('a resultAware + blockAt live run, replayed with the same config, reproduces its reminders and its blocks', async () => {
+  it('a resultAware + blockAt live run, replayed with the same config, reproduces its reminders and its withheld results', async () => {
     const live = { resultAware: true, blockAt: 8 }
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(...Array.from({ length: 10 }, () => GREP)) }], live)
     const { sessions: [session], total } = (await runReplayJson([root, '--result-aware', '--block-at', '8'])).report
@@ -60,7 +60,7 @@ describe('replay: exact on every log dsh writes', () => {
     expect(total).toMatchObject({ recordedWithheld: 3, configWithheld: 3 })
   })
 
-  it('blocks in the log are reported next to the ones a config would produce', async () => {
+  it('withheld results in the log are reported next to the ones a config would produce', async () => {
     const root = await writeSessions('none', [{ id: 'blocked', script: turns(GREP, GREP, GREP, READ) }], { thresholds: [2], blockAt: 2 })
     const { out } = await runReplay(['replay', root])
     expect(out).toContain('  withheld results: 2 in the logs (2 denied before running), 0 with this config\n')

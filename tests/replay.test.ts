@@ -173,7 +173,7 @@ describe('replay: what the logs say', () => {
     ].map(shown).join('\n'))
   })
 
-  it('a readable report of sessions without loops, with a cycle and with blocks', async () => {
+  it('a readable report of sessions without loops, with a cycle and with withheld results', async () => {
     const root = await writeSessions('none', [
       { id: 'calm', script: turns(GREP, READ) },
       { id: 'cycling', script: turns(GREP, READ, GREP, READ, GREP, READ) },

@@ -103,7 +103,7 @@ describe('replay --suggest: advice from the evidence', () => {
     ].map(shown).join('\n'))
   })
 
-  it('with blockAt, blocks are counted per config and the later thresholds keep blockAt at or above their last', async () => {
+  it('with blockAt, withheld results are counted per config and the later thresholds keep blockAt at or above their last', async () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
