@@ -11,9 +11,8 @@ import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call, type Comparison } from './compare.ts'
 import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
-import { argumentsPreview, isRecord, preview } from './arguments.ts'
 import { reminder, withheldResult, type Loop } from './reminders.ts'
-import { sameOutcome } from './results.ts'
+import { jobOf, sameOutcome } from './results.ts'
 
 export type { Call, Cycle }
 
@@ -247,10 +246,3 @@ class RepeatGuard implements Guard {
     return { measured, remind, block, text }
   }
 }
-
-/** The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text one, the arguments themselves. */
-function jobOf(args: unknown, cap: number): string {
-  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a read without a text job_id has no argument of that name to leave out.
-  return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
-}
-

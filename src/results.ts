@@ -4,12 +4,12 @@
  * file's path, a background job's id) masked out, so that two runs of the same
  * command with the same output compare equal; and a read of a background job
  * (`job_output`), whose outcome is the job's status while it runs, not the
- * output each read happens to bring. The one place in the package that knows
- * these formats. Linear in the result's size: fixed texts found with
+ * output each read happens to bring, and the job such a read names. The one
+ * place in the package that knows these formats. Linear in the result's size: fixed texts found with
  * `indexOf`, no regular expressions; a text without a locator is kept as is.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { isRecord, sameJson } from './arguments.ts'
+import { argumentsPreview, isRecord, preview, sameJson } from './arguments.ts'
 
 /**
  * What a result-aware call compares besides its arguments: the error flag and
@@ -143,4 +143,10 @@ function maskNotice(text: string): string {
   const at = text.lastIndexOf(NOTICE)
   if (at < 0 || !text.endsWith(')') || text.indexOf('\n', at) >= 0) return text
   return `${text.slice(0, at + NOTICE.length)}${MASK})`
+}
+
+/** The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text one, the arguments themselves. */
+export function jobOf(args: unknown, cap: number): string {
+  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a read without a text job_id has no argument of that name to leave out.
+  return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
 }
