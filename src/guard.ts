@@ -27,6 +27,7 @@ export const FAIR_POLLS = 2
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
 // mutant (equivalent) ObjectLiteral "{}": deny compares only calls whose tool compares no outcomes, and compared.call reads a result only for a tool that does: this one is never read.
 // mutant (equivalent) BooleanLiteral "true": as above, never read.
+// mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": as above, never read.
 const NO_RESULT = { isError: false, content: [] }
 
 /** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */

@@ -26,6 +26,7 @@ export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
   // `global` then only skips the per-listener scope check on the hot path.
+  // mutant (equivalent) ConditionalExpression "false": global only skips the per-listener scope check of a mount outside any agent scope, which sees every agent anyway (tests/which-calls-count.test.ts covers both mounts).
   const options = { global: scopeOf(ctx) === undefined }
 
   ctx.on('tools/post-execute', (exec, result, next) => {
@@ -35,6 +36,8 @@ export function apply(ctx: Context, config: Config): void {
   }, options)
 
   // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
+  // mutant (speed) ConditionalExpression "true": with blockAt 0 deny returns at once, so a pre-execute listener would pass every decision on as it came: it would only cost a dispatch per call.
+  // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
   if (config.blockAt > 0) {
     ctx.on('tools/pre-execute', async (exec, next) => {
       // Every other listener decides first; only a call they allow can be denied here.

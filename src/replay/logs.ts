@@ -129,6 +129,7 @@ function isHeaderLine(bytes: Buffer): boolean {
     const first = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8')) as { type?: unknown }
     // A primitive has no type; null's throws, into the catch.
     return first.type === 'session'
+  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined, as false as false where it is read.
   } catch {
     return false
   }
