@@ -17,7 +17,6 @@ import { readNotice, type NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { Cost, type LoopCost } from './cost.ts'
 
-export type { LoopCost }
 
 /** One identical run of length 2 or more. */
 export interface RunReport {

@@ -5,7 +5,8 @@
  */
 import { readNotice, type NoticeKind } from '../reminders.ts'
 import { noEffects, type EffectCounts } from './effects.ts'
-import { addLoops, byRepeatedCalls, type LoopCost, type Report, type ToolLoops } from './report.ts'
+import type { LoopCost } from './cost.ts'
+import { addLoops, byRepeatedCalls, type Report, type ToolLoops } from './report.ts'
 
 /** Which kind of recorded reminder or withheld result an effect followed. */
 export type EffectKind = NoticeKind | 'withheld'
