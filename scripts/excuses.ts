@@ -79,7 +79,12 @@ export function applyExcuses(mutants: readonly Mutant[], excuses: readonly Excus
   return { scored, excused: excuses.length - stale.length, stale }
 }
 
-/** Whether a mutant lived through the tests: neither killed nor timed out (nor never run). */
+/** Whether the tests ran against a mutant at all: it compiled, started, and was not ignored. */
+export function ran(m: Mutant): boolean {
+  return !['CompileError', 'RuntimeError', 'Ignored'].includes(m.status)
+}
+
+/** Whether a mutant lived through the tests: it ran, and was neither killed nor timed out. */
 export function survived(m: Mutant): boolean {
-  return !['Killed', 'Timeout', 'CompileError', 'RuntimeError', 'Ignored'].includes(m.status)
+  return ran(m) && m.status !== 'Killed' && m.status !== 'Timeout'
 }

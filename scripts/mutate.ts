@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { applyExcuses, readExcuses, SECTIONS, survived, type Excuse, type Mutant } from './excuses.ts'
+import { applyExcuses, ran, readExcuses, SECTIONS, survived, type Excuse, type Mutant } from './excuses.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const REPORT = join(ROOT, 'reports', 'mutation', 'mutation.json')
@@ -33,7 +33,7 @@ for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) =
   const result = applyExcuses(mutants, excuses)
   stale.push(...result.stale)
   used.push(...excuses.filter((e) => !result.stale.includes(e)))
-  const counted = result.scored.filter((m) => !['CompileError', 'RuntimeError', 'Ignored'].includes(m.status))
+  const counted = result.scored.filter(ran)
   const lived = counted.filter(survived)
   for (const m of lived) survivors.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '')} (${m.status})`)
   const killed = counted.length - lived.length
