@@ -1,33 +1,65 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeSessions } from '../support/sessions.ts'
 import type { ScriptedCall } from '../support/model.ts'
 import { GREP } from './support/calls.ts'
+import { compose, row } from './support/profile.ts'
+import { name as packageName, version } from '../package.json' with { type: 'json' }
 
 const run = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..')
 
 /** A folder where the packed package was installed with a plain `npm install`, as into a dsh profile. */
 let profile: string
+/** A folder where the packed package was installed beside the harness packages, as dsh's own install has them. */
+let host: string
+/** The tarball `npm pack` wrote from a clean tree. */
+let tarball: string
 /** Where the package was packed and installed; removed after the suite. */
 let dir: string
+
+/** The harness packages a host loads the plugin beside, at the versions this package is tested with. */
+const HARNESS = ['cordis', 'cordis-plugin-loader', 'cordis-plugin-include', 'dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent', 'dsh-agent-loop']
+
+/** Copy the files git tracks or would track (no build, no coverage, no node_modules) to `tree`, as a fresh clone has them, with the dev tools linked in. */
+async function cleanTree(tree: string): Promise<void> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
+  for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+    await mkdir(dirname(join(tree, file)), { recursive: true })
+    await copyFile(join(ROOT, file), join(tree, file))
+  }
+  // What `npm ci` installs; nothing of this package is built in it.
+  await symlink(join(ROOT, 'node_modules'), join(tree, 'node_modules'))
+}
+
+/** An empty npm project at `folder` with `specs` installed into it, offline when the cache has them, as `npm ci` left it. */
+async function install(folder: string, specs: string[]): Promise<void> {
+  await mkdir(folder)
+  await writeFile(join(folder, 'package.json'), '{ "name": "profile", "private": true }\n')
+  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...specs], { cwd: folder })
+}
 
 describe('the published package', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rtr-pack-'))
     // The build that `npm start` runs first writes nothing to stdout, so `npm start -s -- --json` is JSON lines alone.
     expect((await run('npm', ['run', '-s', 'build'], { cwd: ROOT })).stdout).toBe('')
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT })
+    // The README's step 1 on a tree where nothing was built: `npm pack` builds first (prepack).
+    const tree = join(dir, 'clone')
+    await cleanTree(tree)
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: tree })
     const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
+    tarball = join(dir, filename)
     profile = join(dir, 'profile')
-    await run('mkdir', [profile])
-    await writeFile(join(profile, 'package.json'), '{ "name": "profile", "private": true }\n')
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, filename)], { cwd: profile })
+    await install(profile, [tarball])
+    host = join(dir, 'host')
+    const { devDependencies } = await import('../package.json', { with: { type: 'json' } }).then((m) => m.default)
+    await install(host, [tarball, ...HARNESS.map((pkg) => `@deepseek-ai/${pkg}@${devDependencies[`@deepseek-ai/${pkg}` as keyof typeof devDependencies]}`)])
   }, 180_000)
 
   afterAll(() => rm(dir, { recursive: true, force: true }))
@@ -73,6 +105,33 @@ describe('the published package', () => {
     expect(report.total.recordedReminders).toBe(1)
   })
 
+  it('npm pack on a clean tree packs a fresh build: the tarball is named as the README says and holds the entry points', () => {
+    expect(tarball.endsWith(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)).toBe(true)
+    expect(existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js'))).toBe(true)
+  })
+
+  it('installed beside the harness, the row dsh-base composes loads the packed plugin, which logs its startup line', async () => {
+    const base = row(await compose('[]'), 'repeat-tool-reminder')
+    expect(base.name).toBe(packageName)
+    const rows = [
+      ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({ id: pkg, name: `@deepseek-ai/${pkg}` })),
+      { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
+      base,
+    ]
+    // JSON is YAML: the rows as written, loaded by the cordis loader installed in the host, which resolves every name from there.
+    await writeFile(join(host, 'cordis.yml'), JSON.stringify(rows))
+    await writeFile(join(host, 'load.mjs'), LOAD)
+    const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: host })
+    expect(stdout).toBe(`info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0 })}\n`)
+  })
+
+  it('npx -p <tarball> runs the replay command, as the README gives it', async () => {
+    const root = await writeSessions('none', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
+    const { stdout } = await run('npx', ['--yes', '--prefer-offline', '-p', tarball, 'repeat-tool-reminder', 'replay', root, '--json'], { cwd: dir })
+    const report = JSON.parse(stdout) as { sessions: { runs: { tool: string, length: number }[] }[] }
+    expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])
+  })
+
   // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.
   it.runIf(existsSync('/usr/bin/node'))('on a Node older than 22.19 the command says which Node it needs and exits 1', async () => {
     const { stdout: version } = await run('/usr/bin/node', ['--version'])
@@ -86,3 +145,15 @@ describe('the published package', () => {
     }
   })
 })
+
+/** Mount `cordis.yml` through the cordis loader and include plugins installed beside it, print what the plugin logs, and stop. */
+const LOAD = `import { Context } from '@deepseek-ai/cordis'
+import Loader from '@deepseek-ai/cordis-plugin-loader'
+import { pathToFileURL } from 'node:url'
+const root = new Context()
+root.logger.exporter({ export: (m) => { if (m.name === 'repeat-tool-reminder') console.log(\`\${m.type} \${m.args.join(' ')}\`) } })
+await root.plugin(Loader, {})
+await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL('cordis.yml').href } })
+await root.loader.await()
+await root.fiber.dispose()
+`
