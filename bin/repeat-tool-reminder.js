@@ -8,6 +8,12 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.exit(1)
 }
 
+// A reader that stops early (`replay … | head -1`) closes the pipe: the output ends there, quietly, as git's does.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error
+  process.exit(0)
+})
+
 const { main } = await import('../lib/replay/cli.js')
 process.exitCode = await main(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -132,6 +132,15 @@ describe('the published package', () => {
     expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])
   })
 
+  it.each([
+    ['replay --json', () => [join(ROOT, 'bin', 'repeat-tool-reminder.js'), 'replay', sessions, '--json']],
+    ['replay --all', () => [join(ROOT, 'bin', 'repeat-tool-reminder.js'), 'replay', sessions, '--all']],
+    ['the demo', () => [join(ROOT, 'demo', 'main.ts')]],
+  ])('%s into a pipe its reader already closed (| head -1) ends quietly with exit 0', async (_, args) => {
+    sessions = await writeSessions('none', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
+    expect(await closedPipe(args())).toEqual({ code: 0, stderr: '' })
+  })
+
   // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.
   it.runIf(existsSync('/usr/bin/node'))('on a Node older than 22.19 the command says which Node it needs and exits 1', async () => {
     const { stdout: version } = await run('/usr/bin/node', ['--version'])
@@ -145,6 +154,18 @@ describe('the published package', () => {
     }
   })
 })
+
+/** A session root for the closed-pipe tests. */
+let sessions: string
+
+/** Run node with `args`, its stdout a pipe whose reading end is closed before it writes; resolve to its exit code and stderr. */
+function closedPipe(args: string[]): Promise<{ code: number | null, stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout.destroy()
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => stderr += chunk.toString())
+  return new Promise((done) => child.on('close', (code) => done({ code, stderr })))
+}
 
 /** Mount `cordis.yml` through the cordis loader and include plugins installed beside it, print what the plugin logs, and stop. */
 const LOAD = `import { Context } from '@deepseek-ai/cordis'
