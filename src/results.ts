@@ -79,18 +79,31 @@ export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boo
 
 /**
  * The status a `job_output` result ends with: its one text block's last line,
- * `[status: <status>]` or `[status: <status>, <detail>]`. Only that line counts:
- * a status line that a job printed inside its output is not the tool's.
+ * `[status: <status>]` or `[status: <status>, <detail>]`, or the last line
+ * before the notice of a spilled result. Only that line counts: a status line
+ * that a job printed inside its output is not the tool's.
  */
 export function jobStatus(content: readonly ContentBlock[]): string | undefined {
   const [block] = content
   if (content.length !== 1 || !isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined
-  const { text } = block
+  const text = beforeSpillNotice(block.text)
   const line = text.slice(text.lastIndexOf('\n') + 1)
   if (!line.startsWith(STATUS) || !line.endsWith(']')) return undefined
   const body = line.slice(STATUS.length, -1)
   const comma = body.indexOf(', ')
   return comma < 0 ? body : body.slice(0, comma)
+}
+
+/**
+ * The text a spill notice was appended to: a spilled result is the head and
+ * tail of the original, a blank line, then the notice on the last line, so a
+ * job's status line stays last before it. The text itself when it has none.
+ */
+function beforeSpillNotice(text: string): string {
+  const start = text.lastIndexOf('\n') + 1
+  const line = text.slice(start)
+  const spilled = line.startsWith('(') && line.endsWith(')') && line.includes(NOTICE) && text.startsWith('\n\n', start - 2)
+  return spilled ? text.slice(0, start - 2) : text
 }
 
 /** The content with dsh's locators masked. */

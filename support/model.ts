@@ -13,8 +13,8 @@ export interface ScriptedCall {
 /** One model response: tool calls, or a final text answer; with `usage`, the token counts the adapter reports for it. */
 export type ScriptedTurn = ({ calls: ScriptedCall[] } | { text: string }) & { usage?: TokenUsage }
 
-/** Decides the next response from the request the model was just sent. */
-export type Script = (request: GenerateOptions, index: number) => ScriptedTurn
+/** Decides the next response from the request the model was just sent; it may wait for something first. */
+export type Script = (request: GenerateOptions, index: number) => ScriptedTurn | Promise<ScriptedTurn>
 
 /** A model that answers from a script and records each request. */
 export class ScriptedModel extends LlmAdapter {
@@ -29,7 +29,7 @@ export class ScriptedModel extends LlmAdapter {
 
   async *stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
     const index = this.requests.push(options) - 1
-    yield* chunks(this.script(options, index), index)
+    yield* chunks(await this.script(options, index), index)
   }
 }
 

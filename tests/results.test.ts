@@ -81,6 +81,13 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     ['a status the job printed, then more output', '[status: running]\nstill going', undefined],
     ['a status line not closed', 'x\n[status: running', undefined],
     ['no status line', 'plain output', undefined],
+    ['a spilled read: the status line before the spill notice', 'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted result stored at: spill://s/1. Read it with read.)', 'running'],
+    ['a spilled read of a finished job', 'xx\n[status: completed, exit code: 0]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y)', 'completed'],
+    ['a notice after one line break only is the last line itself', 'x\n[status: running]\n(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
+    ['a last line in parentheses that is no spill notice', 'x\n[status: running]\n\n(no new output)', undefined],
+    ['a notice line not closed', 'x\n[status: running]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y', undefined],
+    ['a notice line that does not open with a parenthesis', 'x\n[status: running]\n\nOmitted 9 bytes. Full formatted result stored at: x. y)', undefined],
+    ['a spill notice alone', '(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
   ])('%s', (_label, body, status) => {
     expect(jobStatus(text(body))).toBe(status)
   })
