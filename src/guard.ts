@@ -51,8 +51,13 @@ export interface Observation {
 
 /** The guard: what the plugin's listeners call, and what `replay` drives. */
 export interface Guard {
-  /** One `tools/post-execute` pass; undefined when the call is ignored (no agent, dispatched by a tool, or untracked). */
-  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined
+  /**
+   * One `tools/post-execute` pass; undefined when the call is ignored (no
+   * agent, dispatched by a tool, or untracked). `ran` says whether the call's
+   * tool ran: false for a call a `tools/pre-execute` listener denied, this
+   * plugin or another; a withheld result's feedback says which it was.
+   */
+  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>, ran?: boolean): Observation | undefined
   /**
    * One `tools/pre-execute` pass, with `blockAt`: the reason to deny a call
    * that `observe` will certainly withhold, so that it never runs; undefined
@@ -60,8 +65,10 @@ export interface Guard {
    * (`resultAware`): where the result decides whether the run goes on, the
    * call runs and is judged after. It changes nothing of the agent's state:
    * `observe` still counts the call when `tools/post-execute` sees it.
+   * `allowed` is what every other listener decided: a call they turn away is
+   * never denied here, but it is still a call of its step, in model order.
    */
-  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>): string | undefined
+  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, allowed?: boolean): string | undefined
   /** One `agent/pre-step` pass: a message from the user entering the step clears the agent's runs. */
   step(agent: Agent, messages: readonly UserMessage[]): void
 }
@@ -100,12 +107,12 @@ class RepeatGuard implements Guard {
   private readonly states = new WeakMap<Agent, AgentState>()
   /**
    * With `blockAt` a call is compared in tools/pre-execute and again in
-   * tools/post-execute with the same argument objects: the answers found for
-   * the call in hand are kept until its post-execute pass ends.
+   * tools/post-execute: the answers `deny` found for the call in hand (`exec`),
+   * by the earlier call each compares it with, are kept for its post-execute
+   * pass, where `call` is that pass's own. Dropped when another call is
+   * counted, and at every step.
    */
-  private pending: { args: unknown, answers: Map<unknown, boolean> } | undefined
-  /** The calls `deny` turned away, so that `observe` words their feedback as not run. */
-  private readonly denied = new WeakSet<object>()
+  private pending: { exec: object, call: Call, answers: Map<Call, boolean> } | undefined
   /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
@@ -121,10 +128,13 @@ class RepeatGuard implements Guard {
     this.compared = comparison(config)
   }
 
-  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>): Observation | undefined {
+  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>, ran = true): Observation | undefined {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
+    // What deny compared is kept for this same call only.
+    if (this.pending?.exec === exec) this.pending.call = call
+    else this.pending = undefined
     let state = this.states.get(agent)
     let cycle: Cycle | undefined
     if (state === undefined) {
@@ -145,12 +155,12 @@ class RepeatGuard implements Guard {
       counted: state.counted,
       cycle,
       reminder: remind ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars) : undefined,
-      withheld: block ? withheldResult(text!, !this.denied.has(exec)) : undefined,
+      withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
     }
   }
 
-  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>): string | undefined {
+  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, allowed = true): string | undefined {
     const { agent, name: tool, arguments: args } = exec
     // mutant (speed) ConditionalExpression "false": with blockAt 0 nothing is ever withheld, so the dry run finds nothing to deny and returns undefined anyway (and the plugin registers deny only with blockAt).
     if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
@@ -159,33 +169,29 @@ class RepeatGuard implements Guard {
     const earlier = calls.size > 0
     calls.add(exec)
     const state = this.states.get(agent)
-    if (earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
+    if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
-    // mutant (speed) ObjectLiteral "{}": a memo whose args match no call is never read: every comparison is made afresh, with the same answers.
-    this.pending = { args, answers: new Map() }
+    this.pending = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
     const { block, text } = this.judge(call, copy, this.advance(copy, call))
     if (!block) return undefined
-    this.denied.add(exec)
     return (withheldResult(text!, false)[0] as { text: string }).text
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {
-    // Every call of the last step has been counted (or will never be): none is open any more.
+    // Every call of the last step has been counted (or will never be): none is open any more, and nothing compared for one is kept.
     this.open.delete(agent)
+    this.pending = undefined
     if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
   }
 
   /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
   private sameCall(a: Call, b: Call): boolean {
     const { pending } = this
-    // mutant (speed) ConditionalExpression "true": never reading the memo compares afresh, with the same answers.
-    // mutant (speed) EqualityOperator "pending.args === b.args": the memo is read only for the call in hand, the one it was made for: inverted, every comparison is made afresh, with the same answers.
-    if (pending === undefined || pending.args !== b.args) return this.compared.sameCall(a, b)
-    let answer = pending.answers.get(a.args)
-    // mutant (speed) ConditionalExpression "true": comparing afresh though the memo has the answer gives the same answer.
-    if (answer === undefined) pending.answers.set(a.args, answer = this.compared.sameCall(a, b))
+    if (pending === undefined || pending.call !== b) return this.compared.sameCall(a, b)
+    let answer = pending.answers.get(a)
+    if (answer === undefined) pending.answers.set(a, answer = this.compared.sameCall(a, b))
     return answer
   }
 

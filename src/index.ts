@@ -2,7 +2,7 @@
  * repeat-tool-reminder, the plugin: counts, per agent, consecutive tool calls
  * with the same tool name and the same canonical arguments, and at configured
  * run lengths attaches an advisory reminder to the call as plugin-sourced model
- * context. This file is the cordis wiring only: one guard, two listeners (three
+ * context. This file is the cordis wiring only: one guard, two listeners (four
  * with `blockAt`).
  *
  * By default it never delays, blocks or rewrites a call and never changes a tool
@@ -29,8 +29,11 @@ export function apply(ctx: Context, config: Config): void {
   // mutant (equivalent) ConditionalExpression "false": global only skips the per-listener scope check of a mount outside any agent scope, which sees every agent anyway (tests/which-calls-count.test.ts covers both mounts).
   const options = { global: scopeOf(ctx) === undefined }
 
+  // With blockAt: the calls whose tool was dispatched, so that a withheld result says truly whether its call ran.
+  const dispatched = config.blockAt > 0 ? new WeakSet<object>() : undefined
+
   ctx.on('tools/post-execute', (exec, result, next) => {
-    const seen = guard.observe(exec, result)
+    const seen = contained(() => guard.observe(exec, result, dispatched?.has(exec) ?? true))
     if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
     return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
   }, options)
@@ -38,23 +41,41 @@ export function apply(ctx: Context, config: Config): void {
   // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
   // mutant (speed) ConditionalExpression "true": with blockAt 0 deny returns at once, so a pre-execute listener would pass every decision on as it came: it would only cost a dispatch per call.
   // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
-  if (config.blockAt > 0) {
+  if (dispatched !== undefined) {
     ctx.on('tools/pre-execute', async (exec, next) => {
       // Every other listener decides first; only a call they allow can be denied here.
       const decision = await next()
-      const reason = decision.kind === 'allow' ? guard.deny(exec) : undefined
+      const reason = contained(() => guard.deny(exec, decision.kind === 'allow'))
       // mutant (equivalent) StringLiteral "\"\"": the loop (dsh-tools 0.1.0-rc.8) denies every decision that is neither allow nor ask, with its reason: a kind of "" denies as deny does.
       return reason === undefined ? decision : { kind: 'deny', reason }
+    }, options)
+    // Reached only by a call every pre-execute listener, outer ones included, let through.
+    ctx.on('tools/execute', (exec, next) => {
+      dispatched.add(exec)
+      return next()
     }, options)
   }
 
   ctx.on('agent/pre-step', (payload, next) => {
-    guard.step(payload.agent, payload.messages)
+    contained(() => guard.step(payload.agent, payload.messages))
     return next()
   }, options)
 
   // Which code is running, and with what: the one line a user checks after installing or configuring.
   ctx.logger(name).info(`${pkg.name} ${pkg.version} active: ${JSON.stringify(config)}`)
+}
+
+/**
+ * What `judge` answers, or undefined when it throws: the guard never throws
+ * into the tool pipeline, whatever it is handed (arguments whose keys cannot
+ * be read, say), and the call goes on as if it were untracked.
+ */
+function contained<T>(judge: () => T): T | undefined {
+  try {
+    return judge()
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -71,14 +71,29 @@ function find(text: string, from: number, to: number, word: string, table: numbe
   return -1
 }
 
+/**
+ * How many tools' lists {@link argumentFilter} keeps: every call to a tool
+ * then shares one list, however many entries match it, and a stream of
+ * distinct tool names keeps no more than this many.
+ */
+export const KEPT_TOOLS = 64
+
 /** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry (`<tool pattern>.<argument>`) whose pattern matches the tool. */
 export function argumentFilter(entries: readonly string[]): (tool: string) => readonly string[] {
   const compiled = entries.map(ignoredArgument).map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
   const none: readonly string[] = []
   // mutant (speed) ConditionalExpression "false": without entries the filter finds none for any tool and returns the same empty list, more slowly.
   if (compiled.length === 0) return () => none
+  const kept = new Map<string, readonly string[]>()
   return (tool) => {
-    const ignored = compiled.filter((entry) => matches(entry.pattern, tool)).map((entry) => entry.argument)
-    return ignored.length === 0 ? none : ignored
+    let list = kept.get(tool)
+    if (list === undefined) {
+      const ignored = compiled.filter((entry) => matches(entry.pattern, tool)).map((entry) => entry.argument)
+      list = ignored.length === 0 ? none : ignored
+      // The tool kept longest goes first.
+      if (kept.size === KEPT_TOOLS) kept.delete(kept.keys().next().value!)
+      kept.set(tool, list)
+    }
+    return list
   }
 }

@@ -42,6 +42,21 @@ describe('what each agent remembers is bounded', () => {
   })
 })
 
+describe('what a long ignoreArguments list costs', () => {
+  it('10,000 entries over 5,000 calls of one tool: the calls share one list', () => {
+    const entries = Array.from({ length: 10_000 }, (_, i) => `*.arg${i}`)
+    const events = Array.from({ length: 5_000 }, (_, i): SessionEvent[] => [
+      { type: 'tool/call', seq: 2 * i, data: { callId: `c${i}`, name: 'grep', arguments: '{}' } },
+      { type: 'tool/result', seq: 2 * i + 1, data: { message: { content: [{ type: 'tool-result', toolCallId: `c${i}`, content: [] }] } } },
+    ] as unknown as SessionEvent[]).flat()
+    const before = heap()
+    const transcript = transcribe(events, entries)
+    // A list of 10,000 per call would be 400 MB.
+    expect(heap() - before).toBeLessThan(20e6)
+    expect(transcript.calls).toBe(5_000)
+  })
+})
+
 describe('replay\'s look-back window', () => {
   const logged = (tool: string, args: unknown, i: number): SessionEvent[] => [
     { type: 'tool/call', seq: 2 * i, data: { callId: `c${i}`, name: tool, arguments: JSON.stringify(args) } },

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { join } from 'node:path'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +13,7 @@ import type { ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
-import { GREP, times, turns } from './support/calls.ts'
+import { GREP, source, times, turns } from './support/calls.ts'
 
 bashSuite()
 
@@ -186,5 +188,91 @@ describe('which calls are open while deny judges', () => {
     // The memo made for the denied grep of x must not answer for a grep of y counted first: y starts a run of its own.
     expect(g.deny(call('x'))).toBe(DENIED)
     expect(g.observe(call('y'), result)?.length).toBe(1)
+  })
+})
+
+describe('every other listener\'s decision, in model order', () => {
+  /** Parallel-safe tools that answer with their name and key; `nap` returns only once `awake` resolves. */
+  function parallel(ctx: Parameters<typeof mountBash>[0], awake: Promise<void>): void {
+    for (const name of ['slow', 'nap', 'other']) {
+      ctx.tools.register(defineContentToolFixture({
+        name,
+        description: 'A parallel-safe call.',
+        parameters: { key: { type: 'string' } },
+        isConcurrencySafe: () => true,
+        async execute(args) {
+          if (name === 'nap') await awake
+          return [{ type: 'text', text: `${name} ${args.key}` }]
+        },
+      }))
+    }
+  }
+
+  it('a call a later listener denies is still a call of its step: the repeat behind it, whose run it ended in model order, runs', async () => {
+    const calls = (...names: [string, string][]) => ({ calls: names.map(([name, key]) => ({ name, args: { key } })) })
+    const h = await harness([calls(['slow', 'a']), calls(['slow', 'a']), calls(['nap', 'z'], ['other', 'y'], ['slow', 'a'])], { thresholds: [2], blockAt: 3, exclude: ['nap'] })
+    // nap is still running when the last call reaches pre-execute: nothing of its step has been counted yet.
+    let wake = () => {}
+    parallel(h.ctx, new Promise((resolve) => wake = resolve))
+    h.ctx.on('tools/pre-execute', (exec, next) => {
+      if (exec.callId === 'call-3-3') wake()
+      return next()
+    }, { prepend: true })
+    // A policy registered after the plugin: its listener runs inside the plugin's next().
+    h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'other' ? { kind: 'deny', reason: 'not other' } : next())
+    const agent = await h.run()
+    expect(toolResults(agent)).toEqual([[false, 'slow a'], [false, 'slow a'], [false, 'nap z'], [true, 'Error: not other'], [false, 'slow a']])
+  })
+
+  it('a call this plugin denied and an outer listener let through ran: its withheld result says so', async () => {
+    const file = join(await scratch('effects'), 'effects.txt')
+    const h = await harness(turns(...times(3, append(file))), { thresholds: [2], blockAt: 3 })
+    await mountBash(h.ctx)
+    h.ctx.on('tools/pre-execute', async (_exec, next) => {
+      const decision = await next()
+      return decision.kind === 'deny' ? { kind: 'allow' } : decision
+    }, { prepend: true })
+    const agent = await h.run()
+    expect(await lines(file)).toBe(3)
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['bash'], 3)])
+  })
+
+  it('a call another listener denied did not run: its withheld result says so', async () => {
+    const file = join(await scratch('effects'), 'effects.txt')
+    const h = await harness(turns(...times(4, append(file))), { thresholds: [2], blockAt: 3 })
+    await mountBash(h.ctx)
+    // Registered after the plugin, so the plugin sees its deny and leaves the call to it.
+    h.ctx.on('tools/pre-execute', async (exec, next) => exec.callId === 'call-4-1' ? { kind: 'deny', reason: 'enough' } : next())
+    const agent = await h.run()
+    expect(await lines(file)).toBe(2)
+    expect(toolResults(agent).slice(2)).toEqual([[true, withheldFeedback(['bash'], 3, false, {}, false)], [true, withheldFeedback(['bash'], 4, false, {}, false)]])
+  })
+})
+
+describe('what deny keeps for a call', () => {
+  it('primitive arguments (malformed JSON) of two tools: blockAt changes no reminder', async () => {
+    const script = turns(...Array.from({ length: 6 }, (_, i) => ({ name: i % 2 === 0 ? 'grep' : 'read_file', args: '{oops' })))
+    const reminded = async (blockAt: number) => reminders(await (await harness(script, { thresholds: [2], cycles: true, blockAt })).run()).map((r) => [r.afterCall, r.source])
+    const without = await reminded(0)
+    expect(without).toEqual([[4, source('grep → read_file × 2')]])
+    expect(await reminded(4)).toEqual(without)
+  })
+
+  it('nothing of a call deny judged is kept past the next step when it never reached post-execute', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const agent = {} as Agent
+    const guard = createGuard(ConfigSchema({ thresholds: [2], blockAt: 3 }))
+    for (let i = 0; i < 2; i++) guard.observe({ agent, name: 'write', arguments: { content: 'x' } }, { isError: false, content: [] })
+    const ref = (() => {
+      const args = { content: 'y'.repeat(1_000_000) }
+      guard.deny({ agent, name: 'write', arguments: args })
+      return new WeakRef(args)
+    })()
+    guard.step(agent, [])
+    // A WeakRef holds its target to the end of the current job.
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    expect(ref.deref()).toBeUndefined()
   })
 })
