@@ -15,7 +15,7 @@ import { Config } from '../src/config.ts'
 import { readLabels, type Labels } from '../src/replay/labels.ts'
 import { Scorer, type Score } from '../src/replay/score.ts'
 import { transcribe, type Transcript } from '../src/replay/transcript.ts'
-import { configFile } from '../src/replay/profile.ts'
+import { configFrom } from '../src/replay/profile.ts'
 import { marks, report } from '../src/replay/report.ts'
 import { addToTotals, emptyTotals } from '../src/replay/totals.ts'
 import { discover, LogReader } from '../src/replay/logs.ts'
@@ -81,7 +81,7 @@ async function recommended(): Promise<Config> {
   try {
     const file = join(dir, 'cordis.patch.yml')
     await writeFile(file, body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
-    return Config(await configFile(file))
+    return Config(configFrom(await readFile(file, 'utf8')))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -129,12 +129,44 @@ function field<T>(rule: (value: unknown) => T, fallback: T, description: string)
   return Schema.transform(Schema.any(), rule).default(fallback).description(description)
 }
 
-function show(value: unknown): string {
-  try {
-    return typeof value === 'string' || typeof value === 'object' ? JSON.stringify(value) : String(value)
-  } catch {
-    return String(value)
+/** The most characters of a value an error message quotes. */
+export const SHOWN = 80
+
+/** Text already written, on the work stack of {@link show}. */
+class Written {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
   }
+}
+
+/**
+ * A value as an error quotes it: its JSON form (numbers and bigints as
+ * JavaScript writes them), cut after {@link SHOWN} characters with an
+ * ellipsis, and built only that far, so that a huge value, a YAML alias bomb
+ * or a value that contains itself costs what a small one does.
+ */
+function show(value: unknown): string {
+  let out = ''
+  const work: unknown[] = [value]
+  while (work.length > 0 && out.length <= SHOWN) {
+    const item = work.pop()
+    if (item instanceof Written) out += item.text
+    else if (typeof item === 'string') out += JSON.stringify(item.slice(0, SHOWN + 1))
+    else if (typeof item !== 'object' || item === null) out += String(item)
+    else {
+      const array = Array.isArray(item)
+      const keys = array ? [] : Object.keys(item)
+      const entries = array ? item.length : keys.length
+      out += array ? '[' : '{'
+      work.push(new Written(array ? ']' : '}'))
+      // Pushed last first, and no more of them than the text can show.
+      for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
+        work.push(array ? item[i] : (item as Record<string, unknown>)[keys[i]!], new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`))
+      }
+    }
+  }
+  return out.length > SHOWN ? `${out.slice(0, SHOWN)}…` : out
 }
 
 function thresholdList(key: 'thresholds') {

@@ -76,7 +76,7 @@ describe('config', () => {
     ['include', [1], 'include must be a list of tool-name patterns (strings) (got [1])'],
     ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
     ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
-    ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got 10)'],
+    ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got [10])'],
     ['resultAware', 'yes', 'resultAware must be true, false or a list of tool-name patterns (strings) (got "yes")'],
     ['resultAware', 1, 'resultAware must be true, false or a list of tool-name patterns (strings) (got 1)'],
     ['resultAware', ['job_output', 2], 'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])'],
@@ -173,11 +173,11 @@ describe('config', () => {
     expect(Object.keys(Reminder).sort()).toEqual(['Config', 'apply', 'name'])
   })
 
-  it('a value that cannot be shown as JSON is still named in the error', async () => {
+  it('a value that contains itself is quoted to 80 characters, then an ellipsis', async () => {
     const cyclic: unknown[] = []
     cyclic.push(cyclic)
     const ctx = await bootHarness()
-    await expect(ctx.plugin(Reminder, { include: cyclic as never })).rejects.toThrow('repeat-tool-reminder: include must be a list of tool-name patterns (strings) (got )')
+    await expect(ctx.plugin(Reminder, { include: cyclic as never })).rejects.toThrow(`repeat-tool-reminder: include must be a list of tool-name patterns (strings) (got ${'['.repeat(80)}…)`)
   })
 })
 

@@ -5,6 +5,7 @@ import { Config } from '../src/config.ts'
 import { scratch } from '../support/scratch.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { GREP, times, turns } from './support/calls.ts'
+import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
 import { compose, readmeSnippets, row } from './support/profile.ts'
 
 /** A file with `text` in a scratch folder removed after the test. */
@@ -64,7 +65,7 @@ describe('replay --config: the config a profile runs', () => {
   const bad: [string, string, string][] = [
     ['not YAML', 'thresholds: [2,\n', 'not YAML or JSON: unexpected end of the stream within a flow collection (2:1)'],
     ['neither an object nor a list', '42\n', 'holds neither a config object nor a list of profile patches (got 42)'],
-    ['empty', '', 'holds neither a config object nor a list of profile patches (got undefined)'],
+    ['empty', '', 'holds neither a config object nor a list of profile patches (got nothing)'],
     ['a text', 'hello\n', 'holds neither a config object nor a list of profile patches (got "hello")'],
     ['a profile that disables the plugin', '- id: repeat-tool-reminder\n  disabled: true\n', 'disables repeat-tool-reminder (disabled: true): that profile runs no guard to replay'],
     ['a row config that is not an object', '- id: repeat-tool-reminder\n  config: [3, 5]\n', 'patches repeat-tool-reminder with a config that is not an object of options (got [3,5])'],
@@ -100,5 +101,55 @@ describe('replay --config: the config a profile runs', () => {
     const { status, err } = await runReplay(['replay', await sessions(), '--config', path, '--thresholds', '3,5,10'])
     expect(status).toBe(2)
     expect(err).toBe(`repeat-tool-reminder replay: ${path}, with the flags given: blockAt must be an integer at or above the last threshold (10) (got 8)\n`)
+  })
+})
+
+describe('replay --config reads a profile as dsh\'s own patch layer does', () => {
+  /** The config dsh gives this plugin's row for a profile whose `cordis.patch.yml` is `text`, by dsh's own loader and patch function over dsh-base; what dsh throws, thrown. */
+  async function dshConfig(text: string): Promise<Config> {
+    const path = await file('cordis.patch.yml', text)
+    const base = loadOverlayPatches('dsh', join(import.meta.dirname, 'fixtures', 'dsh-base', 'cordis.patch.yml'))
+    const rows = composeEntries([base, loadOptionalPatches('dsh', path)!]) as { id?: string, config?: Partial<Config> }[]
+    return Config(rows.find((r) => r.id === 'repeat-tool-reminder')!.config)
+  }
+
+  const same: [string, string][] = [
+    ['a config left empty is the defaults', '- id: repeat-tool-reminder\n  config:\n'],
+    ['a row patched with another package\'s name is skipped', '- id: repeat-tool-reminder\n  name: some-other-reminder\n  config: { thresholds: [9] }\n'],
+    ['patches of other rows change nothing', '- id: tool-bash\n  config: { timeoutMs: 5 }\n- id: repeat-tool-reminder\n  config: { thresholds: [2, 4] }\n'],
+    ['anchors and aliases', '- id: repeat-tool-reminder\n  config: { thresholds: &t [2, 6], remindEvery: 2 }\n- id: nothing\n  config: { x: *t }\n'],
+  ]
+
+  it.each(same)('%s: the config dsh gives the row', async (_what, text) => {
+    const { status, report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', text)])
+    expect(status).toBe(0)
+    expect(report.config).toEqual(await dshConfig(text))
+  })
+
+  it('a merge key is no YAML merge in dsh\'s dialect: an option named "<<", refused by dsh and by replay alike', async () => {
+    const text = '- id: repeat-tool-reminder\n  config:\n    <<: { thresholds: [2] }\n'
+    await expect(dshConfig(text)).rejects.toThrow('repeat-tool-reminder: unknown option "<<"')
+    const path = await file('cordis.patch.yml', text)
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}: unknown option "<<"\n`)
+  })
+
+  it('a patch that is no mapping (a nested list) is refused, as dsh refuses the file', async () => {
+    const text = '- - id: repeat-tool-reminder\n    config: { thresholds: [2] }\n'
+    const path = await file('cordis.patch.yml', text)
+    expect(() => loadOptionalPatches('dsh', path)).toThrow('must be a mapping')
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}: patch 1 is not a mapping (a loader patch entry), which dsh refuses at start\n`)
+  })
+
+  it('a !!js expression, which dsh reads and evaluates at start, is named: replay takes plain values', async () => {
+    const text = '- id: repeat-tool-reminder\n  config: { thresholds: !!js "[2, 4]" }\n'
+    const path = await file('cordis.patch.yml', text)
+    expect(loadOptionalPatches('dsh', path)).toEqual([{ id: 'repeat-tool-reminder', config: { thresholds: { __jsExpr: '[2, 4]' } } }])
+    const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
+    expect(status).toBe(2)
+    expect(err).toBe(`repeat-tool-reminder replay: ${path}: holds a !!js expression ("[2, 4]"), which dsh evaluates when it starts; replay takes plain values only\n`)
   })
 })

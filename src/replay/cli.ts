@@ -120,7 +120,6 @@ interface Pass {
  */
 async function replayAll(files: readonly string[], read: (file: string) => Promise<Session | undefined>, config: Config, request: Request, labels: Labels | undefined, terminal: Terminal, progress: boolean): Promise<Pass> {
   const pass: Pass = { total: emptyTotals(), detailed: [], stats: new Map(), scorer: labels === undefined ? undefined : new Scorer(labels) }
-  const head = `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [`
   let first = true
   for (const [order, file] of files.entries()) {
     if (progress) terminal.progress(`replaying ${order + 1}/${files.length} sessions`)
@@ -133,7 +132,7 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
     pass.scorer?.add(one.id, one.toolCalls, marks(one))
     for (const step of session.transcript.steps) if ('tool' in step) addProgress(pass.stats, step)
     if (request.json) {
-      terminal.io.out(`${first ? head : ','}\n${JSON.stringify(one)}`)
+      terminal.io.out(`${first ? `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [` : ','}\n${JSON.stringify(one)}`)
       first = false
     } else if (request.top === Infinity || looped(one)) {
       keep(pass.detailed, one, request.top)

@@ -1,9 +1,12 @@
 /**
  * Labeled loops: a labels file read and checked, one episode a line in the
  * format of the shared loop benchmark. Pure: a text in, episodes out; a bad
- * line is an error naming it. `score.ts` scores a config on them.
+ * line is an error naming it and quoting a short excerpt. Bounded for any
+ * text: no recursion, and no value is ever serialized whole. `score.ts`
+ * scores a config on them.
  */
-import { isRecord } from '../arguments.ts'
+import { isRecord, preview } from '../arguments.ts'
+import { printable } from './text.ts'
 
 /** What a reader judged a stretch of repeating calls to be. */
 export type Label = 'stuck' | 'busy-poll' | 'productive' | 'unclear'
@@ -36,22 +39,32 @@ export interface Labels {
 /**
  * Read a labels file: one JSON object per line (blank lines skipped) with
  * `session`, `first`, `last`, `label`, `from` and an optional `why`. Throws on
- * the first line that is not such an episode, naming the line; two episodes
- * of one session that overlap are refused too.
+ * the first line, in file order, that is not such an episode or that overlaps
+ * an earlier episode of its session, naming the line and quoting at most a
+ * short excerpt of what is wrong. Linear in the file but for one sort of each
+ * session's episodes.
  */
 export function readLabels(file: string, text: string): Labels {
   const sessions = new Map<string, Episode[]>()
   const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
+  let failure: { line: number, what: string } | undefined
+  for (let i = 0; i < lines.length && failure === undefined; i++) {
     const source = lines[i]!.trim()
     if (source === '') continue
-    const episode = parseEpisode(source, i + 1, (what) => fail(i + 1, what))
-    const list = sessions.get(episode.session) ?? []
-    const overlapping = list.find((e) => e.first <= episode.last && episode.first <= e.last)
-    if (overlapping !== undefined) fail(i + 1, `calls ${episode.first}–${episode.last} overlap the episode on line ${overlapping.line} (calls ${overlapping.first}–${overlapping.last}) of the same session`)
-    list.push(episode)
-    sessions.set(episode.session, list)
+    const episode = parseEpisode(source, i + 1)
+    if (typeof episode === 'string') failure = { line: i + 1, what: episode }
+    else {
+      const list = sessions.get(episode.session)
+      if (list === undefined) sessions.set(episode.session, [episode])
+      else list.push(episode)
+    }
   }
+  // Overlaps are looked for only among the lines before the first bad one, which is reported unless an overlap comes first.
+  for (const list of sessions.values()) {
+    const overlap = firstOverlap(list)
+    if (overlap !== undefined && (failure === undefined || overlap.line < failure.line)) failure = overlap
+  }
+  if (failure !== undefined) throw new Error(problem(failure.line, failure.what))
   return { file, sessions }
 }
 
@@ -60,28 +73,128 @@ export function problem(line: number, what: string): string {
   return `line ${line}: ${what}`
 }
 
-function fail(line: number, what: string): never {
-  throw new Error(problem(line, what))
+/** Whether two episodes share a call. */
+function overlaps(a: Episode, b: Episode): boolean {
+  return a.first <= b.last && b.first <= a.last
 }
 
-function parseEpisode(source: string, line: number, wrong: (what: string) => never): Episode {
+/** Whether any two of a session's first `n` episodes overlap: sorted by their first call, each must start after every earlier one ends. */
+function anyOverlap(list: readonly Episode[], n: number): boolean {
+  const sorted = list.slice(0, n).sort((a, b) => a.first - b.first)
+  let end = 0
+  for (const episode of sorted) {
+    if (episode.first <= end) return true
+    end = Math.max(end, episode.last)
+  }
+  return false
+}
+
+/** The first episode of a session, in file order, that overlaps an earlier one, said as a problem; undefined when none does. */
+function firstOverlap(list: readonly Episode[]): { line: number, what: string } | undefined {
+  if (!anyOverlap(list, list.length)) return undefined
+  // The shortest prefix with an overlap ends with the first episode that overlaps an earlier one.
+  let low = 2
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (anyOverlap(list, middle)) high = middle
+    else low = middle + 1
+  }
+  const episode = list[low - 1]!
+  const earlier = list.find((e) => overlaps(e, episode))!
+  return { line: episode.line, what: `calls ${episode.first}–${episode.last} overlap the episode on line ${earlier.line} (calls ${earlier.first}–${earlier.last}) of the same session` }
+}
+
+/** One line as an episode, or what is wrong with it. */
+function parseEpisode(source: string, line: number): Episode | string {
   const value = parsed(source)
-  if (!isRecord(value)) wrong('not a JSON object')
-  for (const key of Object.keys(value)) if (!EPISODE_KEYS.has(key)) wrong(`unknown key ${JSON.stringify(key)} (an episode has session, first, last, label, from and why)`)
-  for (const key of ['session', 'first', 'last', 'label', 'from']) if (!Object.hasOwn(value, key)) wrong(`no ${JSON.stringify(key)}`)
+  if (!isRecord(value)) return 'not a JSON object'
+  const raw = fields(source)
+  if (raw.twice !== undefined) return `key ${excerpt(JSON.stringify(raw.twice))} given twice`
+  for (const key of Object.keys(value)) if (!EPISODE_KEYS.has(key)) return `unknown key ${excerpt(JSON.stringify(key))} (an episode has session, first, last, label, from and why)`
+  for (const key of ['session', 'first', 'last', 'label', 'from']) if (!Object.hasOwn(value, key)) return `no ${JSON.stringify(key)}`
   const { session, first, last, label, from, why } = value
-  if (typeof session !== 'string' || session === '') wrong('"session" must be a session id (a non-empty string)')
-  if (!isCall(first)) wrong(`"first" must be a call number (an integer >= 1), not ${JSON.stringify(first)}`)
-  if (!isCall(last)) wrong(`"last" must be a call number (an integer >= 1), not ${JSON.stringify(last)}`)
-  if (first > last) wrong(`"first" (${first}) is after "last" (${last})`)
-  if (!LABELS.includes(label as Label)) wrong(`"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${JSON.stringify(label)}`)
-  if (why !== undefined && typeof why !== 'string') wrong('"why" must be a text when given')
+  // A value is quoted as written, cut short: a number as the line spells it, never as JSON reads it back.
+  const shown = (key: string) => excerpt(raw.values.get(key)!)
+  if (typeof session !== 'string' || session === '') return '"session" must be a session id (a non-empty string)'
+  if (!isCall(first)) return `"first" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('first')}`
+  if (!isCall(last)) return `"last" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('last')}`
+  if (first > last) return `"first" (${first}) is after "last" (${last})`
+  if (!LABELS.includes(label as Label)) return `"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${shown('label')}`
+  if (why !== undefined && typeof why !== 'string') return '"why" must be a text when given'
   if (isLoop(label as Label)) {
-    if (!isCall(from) || from < first || from > last) wrong(`"from" must be a call number from "first" to "last" (${first}–${last}) for a ${label} episode, not ${JSON.stringify(from)}`)
+    if (!isCall(from) || from < first || from > last) return `"from" must be a call number from "first" to "last" (${first}–${last}) for a ${label} episode, not ${shown('from')}`
   } else if (from !== null) {
-    wrong(`"from" must be null for a ${label} episode, not ${JSON.stringify(from)}`)
+    return `"from" must be null for a ${label} episode, not ${shown('from')}`
   }
   return { session, first, last, label: label as Label, from: from as number | null, line }
+}
+
+/** The most characters of a value a message quotes. */
+const EXCERPT = 40
+
+/** A text as a message quotes it: escaped, at most {@link EXCERPT} characters of it. */
+function excerpt(text: string): string {
+  return printable(preview(text, EXCERPT))
+}
+
+/**
+ * The source text of each top-level value of `source`, a JSON object's text
+ * that `JSON.parse` accepted, by key; and the first key written twice, which
+ * `JSON.parse` would have let the later one win silently.
+ */
+function fields(source: string): { values: Map<string, string>, twice: string | undefined } {
+  const values = new Map<string, string>()
+  let twice: string | undefined
+  let at = source.indexOf('{') + 1
+  for (;;) {
+    at = skipSpace(source, at)
+    if (source[at] === ',') at = skipSpace(source, at + 1)
+    if (source[at] === '}') return { values, twice }
+    const keyEnd = endOfString(source, at)
+    const key = JSON.parse(source.slice(at, keyEnd)) as string
+    // Past the colon and the space around it.
+    const start = skipSpace(source, skipSpace(source, keyEnd) + 1)
+    const end = endOfValue(source, start)
+    if (values.has(key)) twice ??= key
+    values.set(key, source.slice(start, end))
+    at = end
+  }
+}
+
+function skipSpace(text: string, at: number): number {
+  while (text[at] === ' ' || text[at] === '\t' || text[at] === '\r' || text[at] === '\n') at++
+  return at
+}
+
+/** The index just past the string that opens at `at`. */
+function endOfString(text: string, at: number): number {
+  let i = at + 1
+  while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+  return i + 1
+}
+
+/** The index just past the value that opens at `at`: a string, a container to its closing bracket, or a literal or number to its end. */
+function endOfValue(text: string, at: number): number {
+  if (text[at] === '"') return endOfString(text, at)
+  if (text[at] !== '{' && text[at] !== '[') {
+    let i = at
+    while (i < text.length && !',}] \t\r\n'.includes(text[i]!)) i++
+    return i
+  }
+  let depth = 0
+  let i = at
+  do {
+    const c = text[i]!
+    if (c === '"') {
+      i = endOfString(text, i)
+      continue
+    }
+    if (c === '{' || c === '[') depth++
+    else if (c === '}' || c === ']') depth--
+    i++
+  } while (depth > 0)
+  return i
 }
 
 /** The JSON value a text holds; undefined when it holds none. */
@@ -94,8 +207,9 @@ function parsed(text: string): unknown {
   }
 }
 
+/** A call number: a whole number from 1 that a double holds exactly. */
 function isCall(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 1
+  return Number.isSafeInteger(value) && (value as number) >= 1
 }
 
 /** Whether episodes with this label are loops a reminder should land on. */

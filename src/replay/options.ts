@@ -4,13 +4,15 @@
  * judged. A bad option or file becomes a sentence that names it; nothing here
  * reads a log.
  */
-import { readFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, type Labels } from './labels.ts'
 import { reason } from './logs.ts'
-import { configFile } from './profile.ts'
+import { configFrom } from './profile.ts'
+import { grouped } from './text.ts'
 
 /** The help text: what the command does, every option, and the exit status. */
 export const USAGE = `Usage: repeat-tool-reminder replay <session file or sessions root>... [options]
@@ -68,13 +70,45 @@ export async function loadInputs(request: Request): Promise<Inputs | string> {
   return { config, labels }
 }
 
+/** The most bytes a `--config` file may have: a config is a few hundred, a profile's patch file a few thousand. */
+export const CONFIG_BYTES = 1 << 20
+
+/** The most bytes a `--labels` file may have: about 150,000 episodes. */
+export const LABELS_BYTES = 16 << 20
+
+/**
+ * The text of `file`, which must be a regular file of at most `limit` bytes:
+ * opened without blocking (a FIFO would never answer), anything else refused
+ * before a byte is read, and never more than `limit` bytes read (a device
+ * such as /dev/zero has no end). Throws a sentence saying what is wrong.
+ */
+export async function readInput(file: string, limit: number): Promise<string> {
+  let handle
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    throw new Error(reason(error))
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error('not a regular file; replay reads only regular files')
+    // One byte more than the limit tells a file that is too large, whatever its size said.
+    const buffer = Buffer.alloc(limit + 1)
+    let length = 0
+    for (let read = -1; read !== 0 && length <= limit; length += read) read = (await handle.read(buffer, length, limit + 1 - length)).bytesRead
+    if (length > limit) throw new Error(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
+    return new TextDecoder().decode(buffer.subarray(0, length))
+  } finally {
+    await handle.close()
+  }
+}
+
 /** The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a text saying what is wrong when it cannot be used. */
 async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
   // The plugin's own messages start with its name, which the line already carries.
-  const why = (error: unknown) => reason(error).replace(`${name}: `, '')
+  const why = (error: unknown) => (error as Error).message.replace(`${name}: `, '')
   let raw: Record<string, unknown>
   try {
-    raw = await configFile(file)
+    raw = configFrom(await readInput(file, CONFIG_BYTES))
     Config(raw as Partial<Config>)
   } catch (error) {
     return `${file}: ${why(error)}`
@@ -88,14 +122,8 @@ async function loadConfig(file: string, flags: Request['flags']): Promise<Config
 
 /** Read and check a labels file; a text saying what is wrong when it cannot be used. */
 async function loadLabels(file: string): Promise<Labels | string> {
-  let text: string
   try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    return `${file}: ${reason(error)}`
-  }
-  try {
-    return readLabels(file, text)
+    return readLabels(file, await readInput(file, LABELS_BYTES))
   } catch (error) {
     return `${file}: ${(error as Error).message}`
   }

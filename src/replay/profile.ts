@@ -1,39 +1,93 @@
 /**
- * `--config FILE`: the config a user's profile runs, read from a file, so that
- * replay judges their sessions with the very config their agents had. The file
- * is a dsh profile's `cordis.patch.yml` (a list of patches: this plugin's row
- * is patched as dsh patches it, each patch's keys replacing the row's, so its
+ * `--config FILE`: the config a user's profile runs, read from a file's text,
+ * so that replay judges their sessions with the very config their agents had.
+ * The text is a dsh profile's `cordis.patch.yml` (a list of patches, applied
+ * over dsh-base's row for this plugin by dsh's own patch function, so a patch's
  * `config` replaces the row's whole config), or one config object, in YAML or
- * JSON. The value is left for {@link Config} to judge, as the plugin judges it
- * at load. Reads one file; writes nothing.
+ * JSON. Either is read in dsh's YAML dialect: the JSON schema (no merge keys,
+ * no timestamps) and `!!js` expressions, which replay cannot evaluate. The
+ * value is left for {@link Config} to judge, as the plugin judges it at load.
+ * Bounded for any text: what aliases expand to is counted before anything
+ * walks the value.
  */
-import { readFile } from 'node:fs/promises'
+import { composeEntries } from '@deepseek-ai/dsh-app-boot'
 import yaml from 'js-yaml'
 import { isRecord } from '../arguments.ts'
 import { name } from '../config.ts'
+import pkg from '../../package.json' with { type: 'json' }
 
 /**
- * The raw config `file` gives this plugin. Throws a sentence naming what is
- * wrong: a file that cannot be read or parsed, a profile that disables the
- * plugin, a row whose config is not an object, a value that is neither.
+ * The most a config may expand to, counted as one per value plus the length
+ * of every text and key, each time an alias repeats it: a config is a few
+ * hundred of these, a profile's patch file a few thousand.
  */
-export async function configFile(file: string): Promise<Record<string, unknown>> {
-  const text = new TextDecoder().decode(await readFile(file))
+export const EXPANDED = 1 << 20
+
+/** How deep values may nest in a config file. */
+export const DEPTH = 64
+
+/** What a `!!js` expression reads as: dsh keeps its source, to evaluate when it starts. */
+const JS = Symbol('!!js')
+
+/** dsh's YAML dialect for entry lists and patches: the JSON schema and `!!js` scalars. */
+const DIALECT = yaml.JSON_SCHEMA.extend(new yaml.Type('tag:yaml.org,2002:js', {
+  kind: 'scalar',
+  construct: (source: string) => ({ [JS]: source }),
+}))
+
+/** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
+const BASE_ROW = { id: name, name: pkg.name, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } }
+
+/**
+ * The raw config `text` gives this plugin. Throws a sentence naming what is
+ * wrong: a text that is not YAML or JSON, one that expands too far or nests too
+ * deep, a `!!js` expression, a patch that is no mapping, a profile that
+ * disables the plugin, a row whose config is not an object, a value that is
+ * neither a config nor a patch list.
+ */
+export function configFrom(text: string): Record<string, unknown> {
   let value: unknown
   try {
-    value = yaml.load(text)
+    value = yaml.load(text, { schema: DIALECT })
   } catch (error) {
+    // js-yaml's message is a line, then the lines it quotes.
     throw new Error(`not YAML or JSON: ${(error as Error).message.split('\n')[0]}`)
   }
+  measure(value)
   if (isRecord(value)) return value
-  if (!Array.isArray(value)) throw new Error(`holds neither a config object nor a list of profile patches (got ${JSON.stringify(value) ?? String(value)})`)
-  // dsh-base's row for this plugin, patched in order as dsh's patch layer does: each patch's keys replace the row's.
-  const row: Record<string, unknown> = { config: {} }
-  for (const patch of value) {
-    if (!isRecord(patch) || patch.id !== name || patch.insert !== undefined) continue
-    Object.assign(row, patch)
-  }
+  if (!Array.isArray(value)) throw new Error(`holds neither a config object nor a list of profile patches (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`)
+  value.forEach((patch, i) => {
+    if (!isRecord(patch)) throw new Error(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
+  })
+  // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or one naming another package for this row, changes nothing here (dsh warns of it at start).
+  const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]
+  const row = rows.findLast((r) => r.id === name)!
   if (row.disabled === true) throw new Error(`disables ${name} (disabled: true): that profile runs no guard to replay`)
-  if (!isRecord(row.config)) throw new Error(`patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config)})`)
+  // A config left empty (null) is the defaults, as the plugin's schema takes it.
+  if (row.config === null || row.config === undefined) return {}
+  if (!isRecord(row.config)) throw new Error(`patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config).slice(0, 80)})`)
   return row.config
+}
+
+/**
+ * Walk what `value` expands to, aliases counted each time they are used, and
+ * throw as soon as it is more than {@link EXPANDED}, nests deeper than
+ * {@link DEPTH}, or holds a `!!js` expression. Stops at the bound, so an alias
+ * bomb costs what the bound does.
+ */
+function measure(value: unknown): void {
+  let size = 0
+  const work: [unknown, number][] = [[value, 0]]
+  while (work.length > 0) {
+    const [item, depth] = work.pop()!
+    size += typeof item === 'string' ? item.length + 1 : 1
+    if (size > EXPANDED) throw new Error(`expands to more than ${EXPANDED.toLocaleString('en-US')} values and characters (YAML aliases count each time they are used); a config is a few hundred`)
+    if (typeof item !== 'object' || item === null) continue
+    if (depth === DEPTH) throw new Error(`nests values more than ${DEPTH} levels deep; a config nests two`)
+    if (JS in item) throw new Error(`holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), which dsh evaluates when it starts; replay takes plain values only`)
+    for (const [key, child] of Object.entries(item)) {
+      size += key.length
+      work.push([child, depth + 1])
+    }
+  }
 }

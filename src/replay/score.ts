@@ -95,7 +95,9 @@ export class Scorer {
     const scored: EpisodeScore[] = []
     let inside = 0
     for (const episode of episodes) {
-      const within = all.filter((n) => n >= episode.first && n <= episode.last)
+      // The marks are sorted: the episode's are the run from the first at or past its first call.
+      const within: number[] = []
+      for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++) within.push(all[i]!)
       inside += within.length
       scored.push(this.episode(episode, within, withheld))
     }
@@ -107,7 +109,7 @@ export class Scorer {
   /** What in the labels does not fit the replayed logs, in line order: a call past a session's end, a session in two logs, a session no log has. */
   problems(): string[] {
     const missing = [...this.labels.sessions].filter(([id]) => !this.seen.has(id))
-      .map(([session, episodes]) => ({ line: Math.min(...episodes.map((e) => e.line)), what: `session ${JSON.stringify(session)} is in none of the replayed logs` }))
+      .map(([session, episodes]) => ({ line: episodes[0]!.line, what: `session ${JSON.stringify(session)} is in none of the replayed logs` }))
     return [...this.wrongLabels, ...missing].sort((a, b) => a.line - b.line).map((p) => problem(p.line, p.what))
   }
 
@@ -160,6 +162,18 @@ export class Scorer {
     this.latencies.push(at - from!)
     return result
   }
+}
+
+/** The index of the first of the ascending `values` at or past `n`; their length when none is. */
+function firstAtOrAfter(values: readonly number[], n: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (values[middle]! < n) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 /** The harmonic mean of two ratios; 0 when both are. */

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { Config } from '../src/config.ts'
+import { CONFIG_BYTES } from '../src/replay/options.ts'
+import { scratch } from '../support/scratch.ts'
+import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
+import { GREP, times, turns } from './support/calls.ts'
+
+/** A file with `text` in a scratch folder removed after the test. */
+async function file(name: string, text: string): Promise<string> {
+  const path = join(await scratch('hostile'), name)
+  await writeFile(path, text)
+  return path
+}
+
+async function sessions(): Promise<string> {
+  return writeSessions('none', [{ id: 'grep', script: turns(...times(3, GREP)) }])
+}
+
+/** replay with `args` after a sessions root: its exit status and stderr, and stdout's length. */
+async function refused(args: string[]) {
+  const { status, out, err } = await runReplay(['replay', await sessions(), ...args])
+  return { status, out: out.length, err }
+}
+
+const STUCK = { session: 'grep', first: 1, last: 3, label: 'stuck', from: 2 }
+
+// Files of megabytes through the real parser: a slow run on a busy machine is not a wrong one.
+describe('files named by --config and --labels that are not what they should be', { timeout: 30_000 }, () => {
+  it.each(['--config', '--labels'])('%s: a FIFO is refused without reading it, where opening it for reading would wait forever', async (flag) => {
+    const fifo = join(await scratch('hostile'), 'fifo')
+    execFileSync('mkfifo', [fifo])
+    expect(await refused([flag, fifo])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${fifo}: not a regular file; replay reads only regular files\n` })
+  })
+
+  it.each(['--config', '--labels'])('%s: /dev/zero, a device without end, is refused', async (flag) => {
+    expect(await refused([flag, '/dev/zero'])).toEqual({ status: 2, out: 0, err: 'repeat-tool-reminder replay: /dev/zero: not a regular file; replay reads only regular files\n' })
+  })
+
+  it('--config: a file over 1 MiB is refused', async () => {
+    const path = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
+    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: more than 1,048,576 bytes, the most replay reads from such a file\n` })
+  })
+
+  it('--config: a 600-byte YAML alias bomb in thresholds is refused by what it expands to, at once', async () => {
+    const bomb = ['a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n')
+    const path = await file('bomb.yml', `${bomb}\nthresholds: *i\n`)
+    expect(bomb.length).toBeLessThan(600)
+    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: expands to more than 1,048,576 values and characters (YAML aliases count each time they are used); a config is a few hundred\n` })
+  })
+
+  it('--config: include aliasing a long text thousands of times is refused by what it expands to', async () => {
+    const path = await file('include.yml', `x: &x ${'p'.repeat(100_000)}\ninclude: [${Array(20).fill('*x').join(', ')}]\n`)
+    expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: expands to more than 1,048,576 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`)
+  })
+
+  it('--config: values nested deeper than 64 levels are refused', async () => {
+    const path = await file('deep.yml', `thresholds: ${'['.repeat(65)}2${']'.repeat(65)}\n`)
+    expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: nests values more than 64 levels deep; a config nests two\n`)
+  })
+
+  it('a value that is a huge shared structure is quoted in 80 characters, not expanded', () => {
+    let bomb: unknown = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    for (let i = 0; i < 9; i++) bomb = Array(10).fill(bomb)
+    expect(() => Config({ thresholds: bomb as never })).toThrow(`repeat-tool-reminder: thresholds must be integers >= 2 (got ${'['.repeat(9)}1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1…)`)
+  })
+
+  it('--labels: 130,000 lines for a session no log has: one problem, named by its first line', async () => {
+    const lines = Array.from({ length: 130_000 }, (_, i) => JSON.stringify({ session: 'gone', first: i + 1, last: i + 1, label: 'unclear', from: null }))
+    const path = await file('labels.jsonl', lines.join('\n'))
+    expect(await refused(['--labels', path])).toMatchObject({ status: 1, err: `repeat-tool-reminder replay: ${path}: line 1: session "gone" is in none of the replayed logs\n` })
+  })
+
+  it('--labels: the first line, in file order, that overlaps an earlier one is named, before a bad line after it; a bad line before it wins', async () => {
+    const overlap = { ...STUCK, first: 2, last: 2, label: 'unclear', from: null }
+    const path = await file('a.jsonl', [STUCK, { ...STUCK, session: 'b', first: 9, last: 9, from: 9 }, overlap, 'bad'].map((l) => typeof l === 'string' ? l : JSON.stringify(l)).join('\n'))
+    expect((await refused(['--labels', path])).err).toBe(`repeat-tool-reminder replay: ${path}: line 3: calls 2–2 overlap the episode on line 1 (calls 1–3) of the same session\n`)
+    const first = await file('b.jsonl', ['bad', JSON.stringify(STUCK), JSON.stringify(overlap)].join('\n'))
+    expect((await refused(['--labels', first])).err).toBe(`repeat-tool-reminder replay: ${first}: line 1: not a JSON object\n`)
+  })
+
+  it('--labels: of episodes given in any order, the first line that overlaps any earlier one', async () => {
+    const episodes = [[20, 25], [1, 3], [10, 12], [30, 31], [4, 9], [11, 11], [2, 2]].map(([first, last]) => ({ session: 'grep', first, last, label: 'unclear', from: null }))
+    const path = await file('c.jsonl', episodes.map((e) => JSON.stringify(e)).join('\n'))
+    expect((await refused(['--labels', path])).err).toBe(`repeat-tool-reminder replay: ${path}: line 6: calls 11–11 overlap the episode on line 3 (calls 10–12) of the same session\n`)
+  })
+
+  const quoted: [string, string, string][] = [
+    ['a value nested 100,000 levels deep', `{"session":"grep","first":${'['.repeat(100_000)}1${']'.repeat(100_000)},"last":3,"label":"stuck","from":2}`, `line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not ${'['.repeat(40)}… (199961 more chars)`],
+    ['a number too large for a double', '{"session":"grep","first":1e400,"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not 1e400'],
+    ['a number a double cannot hold exactly', '{"session":"grep","first":1,"last":9007199254740993,"label":"stuck","from":2}', 'line 1: "last" must be a call number (an integer from 1 to 9007199254740991), not 9007199254740993'],
+    ['1e400 where null belongs', '{"session":"grep","first":1,"last":3,"label":"productive","from":1e400}', 'line 1: "from" must be null for a productive episode, not 1e400'],
+    ['a 10 MB value', `{"session":"grep","first":1,"last":3,"label":"${'x'.repeat(10_000_000)}","from":2}`, `line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "${'x'.repeat(39)}… (9999962 more chars)`],
+    ['a key given twice', '{"session":"grep","first":1,"first":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
+    ['a key given twice, escaped the second time', '{"session":"grep","first":1,"\\u0066irst":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
+    ['an escaped control character, which stays escaped', '{"session":"grep","first":1,"last":3,"label":"\\u001b[2J","from":2}', 'line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "\\u001b[2J"'],
+  ]
+
+  it.each(quoted)('--labels: %s is quoted as written, in at most 40 characters', async (_what, line, problem) => {
+    const path = await file('labels.jsonl', `${line}\n`)
+    expect(await refused(['--labels', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: ${problem}\n` })
+  })
+
+  it('--labels: spaces around keys, values and colons, strings with escaped quotes and brackets, nested values: all read', async () => {
+    const path = await file('labels.jsonl', ' { "session" : "grep" , "first":1,"last" :3, "label":"stuck","from": 2 , "why" : "a \\"quoted\\" [x] {y} \\\\" } \n')
+    const { status, report } = await runReplayJson([await sessions(), '--labels', path])
+    expect(status).toBe(0)
+    expect(report.labels!.episodes).toHaveLength(1)
+  })
+})
