@@ -4,6 +4,7 @@
  * and whether the model went on repeating after the detailed reminders the
  * logs recorded (the case for escalating). Pure.
  */
+import { grouped } from './text.ts'
 import type { Config } from '../config.ts'
 import { effectCount, type EffectCounts } from './effects.ts'
 import type { LoggedCall } from './transcript.ts'
@@ -87,12 +88,12 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     if (baseline.resultAware !== true) add(`resultAware for ${progress.join(', ')} only`, { resultAware: [...new Set([...baseline.resultAware || [], ...progress])] })
   }
   const later = baseline.thresholds.map((t) => t + 2)
-  add(`thresholds ${later.join(', ')}`, { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
+  add(thresholdsLabel(later), { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
   // Most real loops are short: the second identical call is often already the pointless one.
   const shift = baseline.thresholds[0]! - 2
   if (shift > 0) {
     const earlier = baseline.thresholds.map((t) => t - shift)
-    const named = `thresholds ${earlier.join(', ')}`
+    const named = thresholdsLabel(earlier)
     add(named, { thresholds: earlier })
     add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
     add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
@@ -104,6 +105,14 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     if (baseline.remindEvery === 0) add(`remindEvery ${REMIND_EVERY}`, { remindEvery: REMIND_EVERY })
   }
   return list
+}
+
+/** How many thresholds a candidate's label lists before it says how many there are in all. */
+const NAMED = 8
+
+/** A candidate's thresholds as its label names them: `thresholds 2, 4, 7`, a long list cut short. */
+function thresholdsLabel(values: readonly number[]): string {
+  return `thresholds ${values.slice(0, NAMED).join(', ')}${values.length > NAMED ? `, … (${grouped(values.length)} in all)` : ''}`
 }
 
 /** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */

@@ -54,7 +54,13 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({ tool: call.tool, args: call.args, ignored: compared.ignored(call.tool) })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
-  const reminders = transcript.reminders.map((reminder) => pending(calls, reminder.afterCall, reminder.tools))
+  const byTool = new Map<string, number[]>()
+  calls.forEach((call, i) => {
+    const list = byTool.get(call.tool)
+    if (list === undefined) byTool.set(call.tool, [i])
+    else list.push(i)
+  })
+  const reminders = transcript.reminders.map((reminder) => pending(calls, byTool, reminder.afterCall, reminder.tools))
   const withheld = transcript.withheld.map((at) => withheldAt(calls[at - 1]!, at))
   const open = [...reminders, ...withheld].sort((a, b) => a.after - b.after)
   let next = 0
@@ -123,13 +129,19 @@ function withheldAt(call: LoggedCall, at: number): Pending {
   return { about: call, target: call, after: at, effect: undefined, passed: false }
 }
 
-/** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`). */
-function pending(calls: readonly LoggedCall[], afterCall: number, tools: readonly string[]): Pending {
-  const last = tools.at(-1)!
-  let at = afterCall - 1
-  while (at >= 0 && calls[at]!.tool !== last) at--
+/** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`); `byTool` lists each tool's calls by index, ascending. */
+function pending(calls: readonly LoggedCall[], byTool: ReadonlyMap<string, readonly number[]>, afterCall: number, tools: readonly string[]): Pending {
+  const indexes = byTool.get(tools.at(-1)!) ?? []
+  // The latest call to the tool up to the reminder: found by halving, so many reminders cost no scan each.
+  let low = 0
+  let high = indexes.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (indexes[middle]! < afterCall) low = middle + 1
+    else high = middle
+  }
   // A summary cut short names no tool in full: the reminder is then about the call it follows.
-  if (at < 0) at = afterCall - 1
+  const at = low > 0 ? indexes[low - 1]! : afterCall - 1
   // A cycle goes on with the call that opened its last repetition.
   const about = calls[at]!
   return { about, target: calls[at - tools.length + 1] ?? about, after: afterCall, effect: undefined, passed: false }

@@ -52,7 +52,11 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     cost(total),
     ...effects(total),
   ]
-  if (labels !== undefined) lines.push('', ...scoreLines(labels.file, labels.score), ...episodes ? labels.episodes.map(episodeLine) : [])
+  // Appended one by one: a list of a hundred thousand episodes is no argument list.
+  if (labels !== undefined) {
+    lines.push('', ...scoreLines(labels.file, labels.score))
+    if (episodes) for (const e of labels.episodes) lines.push(episodeLine(e))
+  }
   if (suggested !== undefined) lines.push('', ...advice(suggested))
   if (sessions.length > 0) {
     lines.push('', hidden > 0
@@ -66,6 +70,7 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
 }
 
 function sessionLines(r: Report): string[] {
+  const notRun = new Set(r.configDenied)
   const reminder = (m: ReminderReport & { effect?: string }) => `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
   const withheld = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
   return [
@@ -78,7 +83,7 @@ function sessionLines(r: Report): string[] {
     `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
     ...r.recordedWithheld.length + r.configWithheld.length === 0 ? [] : [
       `  withheld in the log: ${withheld(r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
-      `  withheld with this config: ${withheld(r.configWithheld.map((call) => r.configDenied.includes(call) ? `${call} (not run)` : String(call)))}`,
+      `  withheld with this config: ${withheld(r.configWithheld.map((call) => notRun.has(call) ? `${call} (not run)` : String(call)))}`,
     ],
     cost(r),
   ]

@@ -190,6 +190,7 @@ export function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
 /** The report before any call is replayed: the recorded reminders and blocks with their effects. */
 function empty(transcript: Transcript, config: Config): Report {
   const followed = effects(transcript, config)
+  const denied = new Set(transcript.denied)
   return {
     toolCalls: transcript.calls,
     trackedCalls: 0,
@@ -199,7 +200,7 @@ function empty(transcript: Transcript, config: Config): Report {
     tools: [],
     recordedReminders: transcript.reminders.map((r, i) => ({ afterCall: r.afterCall, summary: r.summary, kind: r.kind, ...followed.reminders[i]! })),
     configReminders: [],
-    recordedWithheld: transcript.withheld.map((call, i) => ({ call, denied: transcript.denied.includes(call), effect: followed.withheld[i]! })),
+    recordedWithheld: transcript.withheld.map((call, i) => ({ call, denied: denied.has(call), effect: followed.withheld[i]! })),
     configWithheld: [],
     configDenied: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },
