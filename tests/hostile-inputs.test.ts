@@ -93,6 +93,7 @@ describe('files named by --config and --labels that are not what they should be'
     ['a number a double cannot hold exactly', '{"session":"grep","first":1,"last":9007199254740993,"label":"stuck","from":2}', 'line 1: "last" must be a call number (an integer from 1 to 9007199254740991), not 9007199254740993'],
     ['1e400 where null belongs', '{"session":"grep","first":1,"last":3,"label":"productive","from":1e400}', 'line 1: "from" must be null for a productive episode, not 1e400'],
     ['a 10 MB value', `{"session":"grep","first":1,"last":3,"label":"${'x'.repeat(10_000_000)}","from":2}`, `line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "${'x'.repeat(39)}… (9999962 more chars)`],
+    ['a container holding strings with brackets', '{"session":"grep","first":{"a":"]}","b":["[\\""]},"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not {"a":"]}","b":["[\\""]}'],
     ['a key given twice', '{"session":"grep","first":1,"first":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
     ['a key given twice, escaped the second time', '{"session":"grep","first":1,"\\u0066irst":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
     ['an escaped control character, which stays escaped', '{"session":"grep","first":1,"last":3,"label":"\\u001b[2J","from":2}', 'line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "\\u001b[2J"'],

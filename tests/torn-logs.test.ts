@@ -88,3 +88,89 @@ describe('a torn log is read up to the tear and said out loud', () => {
     expect(err).toContain(': torn after ')
   })
 })
+
+describe('a plain log corrupt in the middle is told apart from a tear, and its readable lines are kept', () => {
+  /** The plain log of twenty calls, with its lines. */
+  async function lines() {
+    const { root, file } = await session('none')
+    return { root, file, lines: (await readFile(file, 'utf8')).split('\n') }
+  }
+
+  /** The line numbers (1-based) of the tool results of the log, in order. */
+  const results = (lines: string[]) => lines.flatMap((line, i) => line.includes('"tool/result"') ? [i + 1] : [])
+
+  it('one bad line in the last turn: the calls before and after it replayed, the line named on stderr and in the JSON, exit 1', async () => {
+    const { root, file, lines: all } = await lines()
+    const bad = results(all)[9]!
+    all[bad - 1] = '{"this is": not json'
+    await writeFile(file, all.join('\n'))
+    const { status, err, report } = await runReplayJson([root])
+    expect(status).toBe(1)
+    const [s] = report.sessions
+    // The tenth call lost its result: nineteen calls remain.
+    expect(s!.toolCalls).toBe(19)
+    expect(s!.torn).toBeUndefined()
+    expect(s!.corrupt).toEqual({ from: bad, lines: [bad] })
+    const reason = `corrupt: line ${bad} cannot be read as events of the JSONL backend, yet lines after it can be read, which a crash mid-write never leaves: replayed the 19 tool calls of the readable lines; what the others held is not in the report`
+    expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
+    expect(report.errors).toEqual([{ path: file, reason }])
+  })
+
+  it('bad lines before a turn ends, which the backend refuses whole, and a torn last line: every readable line kept, each bad one named', async () => {
+    const { root, file, lines: all } = await lines()
+    const [first, , third] = results(all)
+    all[first! - 1] = 'garbage'
+    all[third! - 1] = '42'
+    // The log ends in the middle of a line.
+    const text = `${all.join('\n').trimEnd()}\n{"type":"tool/ca`
+    await writeFile(file, text)
+    const { status, report, err } = await runReplayJson([root])
+    expect(status).toBe(1)
+    expect(report.sessions[0]!.corrupt).toEqual({ from: first, lines: [first, third, all.filter((l) => l !== '').length + 1] })
+    expect(report.sessions[0]!.toolCalls).toBe(18)
+    expect(err).toContain(`: corrupt: lines ${first}, ${third} and ${all.filter((l) => l !== '').length + 1} cannot be read as events of the JSONL backend, yet lines after it can be read`)
+  })
+
+  it('a line removed from the middle: the events after it do not follow on, and are kept', async () => {
+    const { root, file, lines: all } = await lines()
+    const gone = results(all)[4]!
+    all.splice(gone - 1, 1)
+    await writeFile(file, all.join('\n'))
+    const { status, report, err } = await runReplayJson([root])
+    expect(status).toBe(1)
+    expect(report.sessions[0]!.corrupt).toEqual({ from: gone, lines: [] })
+    expect(report.sessions[0]!.toolCalls).toBe(19)
+    expect(err).toContain(`: corrupt: the events of line ${gone} do not follow on from those before it (some are missing), yet lines after it can be read`)
+  })
+
+  it('more than ten bad lines: the first ten named, and how many more', async () => {
+    const { root, file, lines: all } = await lines()
+    const bad = results(all).slice(0, 12)
+    for (const n of bad) all[n - 1] = 'x'
+    await writeFile(file, all.join('\n'))
+    const { err } = await runReplay(['replay', root])
+    expect(err).toContain(`: corrupt: lines ${bad.slice(0, 9).join(', ')}, ${bad[9]} and 2 more cannot be read`)
+  })
+
+  it('a call\'s own line lost: its result, which answers a call the log no longer makes, is left out with it', async () => {
+    const { root, file, lines: all } = await lines()
+    const call = all.findIndex((line) => line.includes('"tool/call"'))
+    all[call] = 'lost'
+    await writeFile(file, all.join('\n'))
+    const { status, report } = await runReplayJson([root])
+    expect(status).toBe(1)
+    expect(report.sessions[0]!.corrupt).toEqual({ from: call + 1, lines: [call + 1] })
+    expect(report.sessions[0]!.toolCalls).toBe(19)
+  })
+
+  it('a bad last line is still a tear: nothing readable follows it', async () => {
+    const { root, file, lines: all } = await lines()
+    const last = all.filter((l) => l !== '').length
+    all[last - 1] = 'garbage'
+    await writeFile(file, all.join('\n'))
+    const { status, report } = await runReplayJson([root])
+    expect(status).toBe(1)
+    expect(report.sessions[0]!.torn).toBeDefined()
+    expect(report.sessions[0]!.corrupt).toBeUndefined()
+  })
+})

@@ -8,10 +8,10 @@
 import { type Config, name } from '../config.ts'
 import type { Labels } from './labels.ts'
 import { Scorer, type EpisodeScore, type Score } from './score.ts'
-import { discover, LogReader, reason, type Torn } from './logs.ts'
+import { corruption, discover, LogReader, reason, type Corrupt, type Torn } from './logs.ts'
 import { loadInputs, parse, USAGE, type Request } from './options.ts'
 import { render } from './render.ts'
-import { printable } from './text.ts'
+import { count, printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
 import { addProgress, evidenceArguments, type Escalation, type ProgressStats } from './candidates.ts'
 import { advise, type Suggestion } from './suggest.ts'
@@ -46,6 +46,7 @@ interface Session {
   parent: string | undefined
   transcript: Transcript
   torn: Torn | undefined
+  corrupt: Corrupt | undefined
 }
 
 /** Run the command with `argv` (after the program name); resolves to the exit status. */
@@ -125,9 +126,17 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
     if (progress) terminal.progress(`replaying ${order + 1}/${files.length} sessions`)
     const session = await read(file)
     if (session === undefined) continue
-    const one: SessionReport = { file, id: session.id, ...session.parent === undefined ? {} : { parentSession: session.parent }, ...session.torn === undefined ? {} : { torn: session.torn }, ...report(session.transcript, config) }
-    // A torn log is reported with what it holds, and said out loud: its numbers are a part of the session's.
+    const one: SessionReport = {
+      file,
+      id: session.id,
+      ...session.parent === undefined ? {} : { parentSession: session.parent },
+      ...session.torn === undefined ? {} : { torn: session.torn },
+      ...session.corrupt === undefined ? {} : { corrupt: session.corrupt },
+      ...report(session.transcript, config),
+    }
+    // A torn or corrupt log is reported with what it holds, and said out loud: its numbers are a part of the session's.
     if (session.torn !== undefined) terminal.fail(file, tornReason(session.torn, one.toolCalls))
+    if (session.corrupt !== undefined) terminal.fail(file, corruptReason(session.corrupt, one.toolCalls))
     addToTotals(pass.total, one)
     pass.scorer?.add(one.id, one.toolCalls, marks(one))
     for (const step of session.transcript.steps) if ('tool' in step) addProgress(pass.stats, step)
@@ -177,10 +186,10 @@ class Terminal {
 /** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */
 async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<Session | undefined> {
   try {
-    const { meta, events, torn } = await reader.read(file)
+    const { meta, events, torn, corrupt } = await reader.read(file)
     // The backend refuses a header without a string id; a parent session it passes through as written.
     if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string') throw new Error('its header names a parent session that is not an id')
-    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments), torn }
+    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments, corrupt !== undefined), torn, corrupt }
   } catch (error) {
     fail(file, reason(error))
     return undefined
@@ -189,7 +198,12 @@ async function readSession(reader: LogReader, file: string, ignoreArguments: rea
 
 /** What a torn log's report leaves out, as a sentence. */
 function tornReason({ afterBytes, ofBytes }: Torn, calls: number): string {
-  return `torn after ${afterBytes} of its ${ofBytes} bytes, as a crash mid-write leaves a log: replayed the ${calls} tool ${calls === 1 ? 'call' : 'calls'} before the tear; what came after it is not in the report`
+  return `torn after ${afterBytes} of its ${ofBytes} bytes, as a crash mid-write leaves a log: replayed the ${count(calls, 'tool call')} before the tear; what came after it is not in the report`
+}
+
+/** What a corrupt log's report leaves out, as a sentence. */
+function corruptReason(corrupt: Corrupt, calls: number): string {
+  return `corrupt: ${corruption(corrupt)}, yet lines after it can be read, which a crash mid-write never leaves: replayed the ${count(calls, 'tool call')} of the readable lines; what the others held is not in the report`
 }
 
 /** Keep the `top` sessions that cost most in looping, in that order (ties: the order they were read). */

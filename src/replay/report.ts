@@ -12,7 +12,7 @@ import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
 import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
 import type { Marks } from './score.ts'
-import type { Torn } from './logs.ts'
+import type { Corrupt, Torn } from './logs.ts'
 import { readNotice, type NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { Cost, type LoopCost } from './cost.ts'
@@ -91,6 +91,8 @@ export interface SessionReport extends Report {
   parentSession?: string
   /** A torn log: how many of its bytes held the calls replayed, of how many. */
   torn?: Torn
+  /** A corrupt plain log: the lines that could not be read; the calls of the lines around them were replayed. */
+  corrupt?: Corrupt
 }
 
 /** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */

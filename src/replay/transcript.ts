@@ -65,9 +65,12 @@ export interface Transcript {
  * Two calls are the same when they are equal without the `ignoreArguments`
  * entries given; two results, when they are equal with dsh's locators masked.
  * Throws, naming what is wrong and the event, on a log no dsh loop writes.
+ * The events of a `recovered` log (one with lines lost to corruption) may
+ * answer a call whose line was lost, or remind of calls whose results were:
+ * such a result or reminder is left out, not an error.
  */
-export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[]): Transcript {
-  const reader = new Transcriber(ignoreArguments)
+export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[], recovered = false): Transcript {
+  const reader = new Transcriber(ignoreArguments, recovered)
   for (const event of events) reader.read(event)
   return reader.transcript
 }
@@ -85,9 +88,13 @@ class Transcriber {
   /** The latest calls, as many as the guard ever compares a call with. */
   private readonly recent: LoggedCall[] = []
 
-  constructor(ignoreArguments: readonly string[]) {
+  /** Whether lines of the log were lost, so that a result may answer a call the events never made. */
+  private readonly recovered: boolean
+
+  constructor(ignoreArguments: readonly string[], recovered: boolean) {
     // The evidence compares every call's outcome.
     this.compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
+    this.recovered = recovered
   }
 
   /** Take one event into the transcript; throws on one no dsh loop writes. */
@@ -128,7 +135,11 @@ class Transcriber {
     if (source.kind !== 'plugin' || source.plugin !== name) return
     const { summary } = source as { summary?: unknown }
     if (typeof summary !== 'string') throw new Error(`reminder (event ${seq}) from ${name} has no summary text`)
-    if (transcript.calls === 0) throw new Error(`reminder (event ${seq}) from ${name} comes before any tool result`)
+    if (transcript.calls === 0) {
+      // Its call's result may be on a line that was lost.
+      if (this.recovered) return
+      throw new Error(`reminder (event ${seq}) from ${name} comes before any tool result`)
+    }
     const { kind, tools } = readNotice(summary, message.content)
     transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
   }
@@ -140,7 +151,10 @@ class Transcriber {
     if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${seq}) names no call it answers`)
     const id = block.toolCallId
     const call = this.made.get(id)
-    if (call === undefined) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
+    if (call === undefined) {
+      if (this.recovered) return
+      throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
+    }
     if (!Array.isArray(block.content)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
     if (!block.content.every(isRecord)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has a content block that is not an object`)
     if (this.answered.has(id)) return
