@@ -17,6 +17,8 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
+import { commandLine, configured } from '../src/replay/options.ts'
+import { printable } from '../src/replay/text.ts'
 import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
 
 /** The plugin modules the demo mounts: the built package, or the sources under test. */
@@ -60,7 +62,8 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
   try {
     options = parseOptions(argv)
   } catch (error) {
-    output.err(`repeat-tool-reminder demo: ${(error as Error).message}`)
+    // What the user typed, escaped: a command line can carry control and bidirectional characters too.
+    output.err(printable((error as Error).message))
     return 2
   }
   if (options.help) {
@@ -74,14 +77,22 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     const entries = await runAgent(root.ctx, options.repeats)
     const { thresholds } = root.fiber.config as Config
     for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, thresholds, output.color)) output.out(line)
-    return 0
   } catch (error) {
-    output.err((error as Error).message)
+    // A config the plugin refuses at load, said as the demo's error.
+    output.err(printable(`${DEMO}: ${(error as Error).message.replace('repeat-tool-reminder: ', '')}`))
     return 2
   } finally {
+    // Disposing the harness writes out what the session persistence still holds.
     await root.ctx.fiber.dispose()
     await rm(dir, { recursive: true, force: true })
   }
+  // Where the log went, on stderr so that --json stays JSON lines alone.
+  if (options.sessions !== undefined) {
+    const folder = join(options.sessions, '_no-cwd', 'demo')
+    const log = (await readdir(folder)).find((file) => file.startsWith('session.jsonl'))!
+    output.err(`${DEMO}: wrote the session's log to ${printable(join(folder, log))}`)
+  }
+  return 0
 }
 
 interface Options {
@@ -93,11 +104,14 @@ interface Options {
   help: boolean
 }
 
+/** What every error of the demo starts with. */
+const DEMO = 'repeat-tool-reminder demo'
+
 function parseOptions(argv: string[]): Options {
-  const { values } = parseArgs({
+  const { values, positionals } = commandLine(DEMO, () => parseArgs({
     args: argv,
     strict: true,
-    allowPositionals: false,
+    allowPositionals: true,
     options: {
       ...configOptions,
       repeats: { type: 'string', default: '12' },
@@ -105,10 +119,11 @@ function parseOptions(argv: string[]): Options {
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
-  })
+  }))
+  if (positionals.length > 0) throw new Error(`${DEMO}: takes options only (got ${JSON.stringify(positionals[0])}; --help lists the options)`)
   const repeats = Number(values.repeats)
-  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a positive integer (got ${values.repeats})`)
-  return { config: configFromFlags(values), repeats, sessions: values.sessions === undefined ? undefined : resolve(values.sessions), json: values.json, help: values.help }
+  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`${DEMO}: --repeats must be a positive integer (got ${JSON.stringify(values.repeats)})`)
+  return { config: configured(DEMO, () => configFromFlags(values)), repeats, sessions: values.sessions === undefined ? undefined : resolve(values.sessions), json: values.json, help: values.help }
 }
 
 /** A small project to search: the retry setting the model looks for is not called what it guesses. */

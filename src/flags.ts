@@ -25,7 +25,7 @@ export const CONFIG_FLAGS = {
   'include': { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
   'exclude': { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
   'arguments-preview-chars': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N' },
-  'result-aware': { key: 'resultAware', type: 'boolean' },
+  'result-aware': { key: 'resultAware', type: 'boolean', scope: 'Opt-in: a repeat counts only when its outcome repeats too, for every tool.' },
   'result-aware-tools': { key: 'resultAware', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', scope: 'As --result-aware, for the matching tools only.' },
   'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG' },
   'relapse': { key: 'relapse', type: 'boolean' },

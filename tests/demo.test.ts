@@ -80,8 +80,9 @@ describe('npm start demo', () => {
 
   it('--sessions writes the demo\'s log as dsh does: replay reads it and finds the reminders the demo gave', async () => {
     const root = await scratch('demo-sessions')
-    const { status } = await demo(['--sessions', root])
+    const { status, err } = await demo(['--sessions', root])
     expect(status).toBe(0)
+    expect(err).toEqual([`repeat-tool-reminder demo: wrote the session's log to ${root}/_no-cwd/demo/session.jsonl.zstd`])
     const { status: replayed, report } = await runReplayJson([root])
     expect(replayed).toBe(0)
     expect(report.sessions.map((s) => [s.id, s.toolCalls, placed(s.recordedReminders)])).toEqual([
@@ -90,12 +91,15 @@ describe('npm start demo', () => {
   })
 
   it.each([
-    [['--nope'], "repeat-tool-reminder demo: Unknown option '--nope'"],
-    [['--repeats', '0'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got 0)'],
-    [['--json', 'extra'], "repeat-tool-reminder demo: Unexpected argument 'extra'. This command does not take positional arguments"],
-    [['--thresholds', '1,3'], 'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)'],
-    [['--thresholds', ''], 'repeat-tool-reminder: thresholds must be integers >= 2 (got "")'],
-    [['--arguments-preview-chars', 'lots'], 'repeat-tool-reminder: argumentsPreviewChars must be a positive integer (got "lots")'],
+    [['--nope'], 'repeat-tool-reminder demo: unknown option --nope (--help lists the options)'],
+    [['--preview', '9'], 'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars (renamed in 0.3.0) (--help lists the options)'],
+    [['--repeats', '0'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got "0")'],
+    [['--repeats', '\u001b[2J\u202e\u009b'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got "\\u001b[2J\\u202e\\u009b")'],
+    [['--json', 'extra'], 'repeat-tool-reminder demo: takes options only (got "extra"; --help lists the options)'],
+    [['--result-aware', '--result-aware-tools', 'x'], 'repeat-tool-reminder demo: --result-aware-tools sets resultAware, which another flag already set; give one of them'],
+    [['--thresholds', '1,3'], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got 1)'],
+    [['--thresholds', ''], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got "")'],
+    [['--arguments-preview-chars', 'lots'], 'repeat-tool-reminder demo: argumentsPreviewChars must be a positive integer (got "lots")'],
   ])('bad options, and configs the plugin rejects (%j), exit 2 with a one-line reason', async (argv, reason) => {
     const { status, out, err } = await demo(argv)
     expect(status).toBe(2)

@@ -55,7 +55,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     request = parse(argv)
   } catch (error) {
-    io.err(`${(error as Error).message}\n`)
+    // What the user typed, escaped: a command line can carry control and bidirectional characters too.
+    io.err(`${printable((error as Error).message)}\n`)
     return 2
   }
   if (request === undefined) {

@@ -129,9 +129,12 @@ async function loadLabels(file: string): Promise<Labels | string> {
   }
 }
 
+/** What an error of the replay command starts with; one of the program itself (no command, another command), with the program's name alone. */
+const REPLAY = `${name} replay`
+
 /** The request a command line makes; undefined for `--help`. Throws a sentence naming a bad option. */
 export function parse(argv: string[]): Request | undefined {
-  const { values, positionals } = commandLine(() => parseArgs({
+  const { values, positionals } = commandLine(REPLAY, () => parseArgs({
     args: argv,
     strict: true,
     allowPositionals: true,
@@ -150,18 +153,37 @@ export function parse(argv: string[]): Request | undefined {
   const [verb, ...paths] = positionals
   if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
   if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
-  if (paths.length === 0) throw new Error(`${name}: replay needs at least one session file or sessions root`)
-  if (values.all && values.top !== undefined) throw new Error(`${name}: --top and --all do not go together`)
+  if (paths.length === 0) throw new Error(`${REPLAY}: needs at least one session file or sessions root`)
+  if (values.all && values.top !== undefined) throw new Error(`${REPLAY}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
-  if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${name}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
-  const flags = configFromFlags(values)
+  if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
   // Judged alone first, so that a bad flag is named as such even beside a config file.
-  const config = Config(flags as Partial<Config>)
-  return { config, flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
+  return configured(REPLAY, () => {
+    const flags = configFromFlags(values)
+    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
+  })
 }
 
-/** Parse a command line; what `parseArgs` refuses, said as a sentence that names the option and points to the help. */
-function commandLine<T>(read: () => T): T {
+/** What `build` returns; a config the plugin refuses, said as an error of `command`. */
+export function configured<T>(command: string, build: () => T): T {
+  try {
+    return build()
+  } catch (error) {
+    throw new Error(`${command}: ${(error as Error).message.replace(`${name}: `, '')}`)
+  }
+}
+
+/** Flags a release renamed: the old name, and the one that took its place. */
+const RENAMED: Record<string, string> = {
+  '--preview': '--arguments-preview-chars (renamed in 0.3.0)',
+}
+
+/**
+ * Parse a command line, replay's or the demo's; what `parseArgs` refuses, said
+ * as an error of `command` that names the option (and the name a renamed flag
+ * took) and points to the help.
+ */
+export function commandLine<T>(command: string, read: () => T): T {
   try {
     return read()
   } catch (error) {
@@ -171,7 +193,7 @@ function commandLine<T>(read: () => T): T {
     const option = /'(-[^' ]+)/.exec(message)?.[1]
     const why = message.includes('argument missing') ? `${option} needs a value`
       : message.includes('does not take an argument') ? `${option} takes no value`
-        : `unknown option ${option}`
-    throw new Error(`${name}: ${why} (--help lists the options)`)
+        : `unknown option ${option}${Object.hasOwn(RENAMED, option!) ? `: it is now ${RENAMED[option!]}` : ''}`
+    throw new Error(`${command}: ${why} (--help lists the options)`)
   }
 }
