@@ -203,35 +203,35 @@ async function optIns() {
   const running = Array.from({ length: COPIES }, () => Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: [content, '[status: running]'].join('\n') }] }))
   const list: OptIn[] = [
     {
-      label: '1 MB identical, description reworded (ignoreArguments)',
+      label: '1 MB, description reworded (ignoreArguments)',
       config: { ignoreArguments: ['write.description'] },
       calls: Array.from({ length: COPIES }, (_, i) => call('write', { path: 'src/a.ts', content, description: `Write the file, take ${i}` })),
       results: [RESULT],
       stringified: { path: 'src/a.ts', content, description: 'Write the file' },
     },
     {
-      label: '1 MB identical result with a spill notice (resultAware)',
+      label: '1 MB result with a spill notice (resultAware)',
       config: { resultAware: true },
       calls: [call('bash', { command: 'npm test', description: 'Run the tests' })],
       results: Array.from({ length: COPIES }, (_, i) => spilled(i)),
       stringified: spilled(0).content,
     },
     {
-      label: '1 MB read of a job still running (resultAware, job_output: a busy poll)',
+      label: '1 MB read of a running job (busy poll)',
       config: { resultAware: true },
       calls: [call('job_output', { job_id: 'bash-1' })],
       results: running,
       stringified: running[0]!.content,
     },
     {
-      label: 'the same 1 MB read by another tool (resultAware, compared by content)',
+      label: 'the same read by another tool (by content)',
       config: { resultAware: true },
       calls: [call('read_output', { job_id: 'bash-1' })],
       results: running,
       stringified: running[0]!.content,
     },
   ]
-  const rows = []
+  const rows: string[][] = []
   for (const optIn of list) {
     const mounted = [await mount({ label: 'no guard' }), await mount({ label: optIn.label, plugin: Reminder, config: optIn.config })]
     const execs = mounted.map((m) => optIn.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
@@ -246,7 +246,7 @@ async function optIns() {
     }
     const cost = median(perRound.map((ns) => ns[1]! - ns[0]!))
     const stringify = median(perRound.map((ns) => ns[2]!))
-    rows.push([optIn.label, format(cost), format(stringify), `${(Math.max(0, cost) / stringify).toFixed(3)}x`])
+    rows.push([optIn.label, delta(cost), format(stringify), cost > 0 ? `${(cost / stringify).toFixed(3)}x` : '–'])
     for (const m of mounted) await m.ctx.fiber.dispose()
   }
   return rows
@@ -281,41 +281,62 @@ async function churn(subject: Subject): Promise<number> {
 function format(ns: number): string {
   if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`
-  return `${Math.max(0, ns).toFixed(0)} ns`
+  return `${ns.toFixed(0)} ns`
+}
+
+/** A difference of two medians: below zero it is noise, and says so rather than a cost of 0. */
+function delta(ns: number): string {
+  return ns > 0 ? format(ns) : '< noise'
 }
 
 function ratio(a: number, b: number): string {
   return `${(a / Math.max(b, 1)).toFixed(a / Math.max(b, 1) >= 10 ? 0 : 2)}x`
 }
 
+/** A Markdown table whose columns are padded to their widest cell, the first left-aligned, the rest right-aligned. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) => `| ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join(' | ')} |`
+  return [line(header), `| ${widths.map((w, i) => i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`).join(' | ')} |`, ...rows.map(line)].join('\n')
+}
+
 async function main() {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)')
   console.log(`repeat-tool-reminder benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
-  console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians; guard cost = subject minus no guard\n`)
+  console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians of one tools/post-execute pass per call\n`)
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
   for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
-  console.log('| workload | floor (no guard) | pass-through listener | stock guard | this guard | this guard over pass-through | speed-up vs stock | bare JSON.stringify | this / stringify | stock / stringify | this guard, cycles + resultAware | this guard, blockAt (pre- and post-execute) |')
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
-  for (const r of rows) {
-    const cells = [r.workload, format(r.floor), format(r.passThrough), format(r.stock), format(r.ours), format(r.ours - r.passThrough), ratio(r.stock, r.ours), format(r.stringify), `${(Math.max(0, r.ours) / r.stringify).toFixed(3)}x`, `${(r.stock / r.stringify).toFixed(2)}x`, format(r.optIn), format(r.blockAt)]
-    console.log(`| ${cells.join(' | ')} |`)
-  }
   for (const m of mounted) await m.ctx.fiber.dispose()
 
-  console.log('\nopt-ins that compare more than the arguments as written (cost over no guard):\n')
-  console.log('| workload | this guard | bare JSON.stringify of the compared value | this / stringify |')
-  console.log('| --- | ---: | ---: | ---: |')
-  for (const cells of await optIns()) console.log(`| ${cells.join(' | ')} |`)
+  console.log('What a guard costs per call, over no guard at all:')
+  console.log('  floor: the pass with no listener; stock, this: each guard\'s cost over the floor;')
+  console.log('  faster: stock over this; stringify: a bare JSON.stringify of the same arguments;')
+  console.log('  this/str: this guard\'s cost over that stringify (below 1, cheaper than serializing once).\n')
+  console.log(table(['workload', 'floor', 'stock', 'this', 'faster', 'stringify', 'this/str'], rows.map((r) => [
+    r.workload, format(r.floor), delta(r.stock), delta(r.ours), r.ours > 0 ? ratio(r.stock, r.ours) : '–', format(r.stringify), r.ours > 0 ? `${(r.ours / r.stringify).toFixed(3)}x` : '–',
+  ])))
+
+  console.log('\nWhat listening and the opt-ins cost, over no guard:')
+  console.log('  listener: a listener that only calls next(), what cordis charges any listener;')
+  console.log('  this over it: the guard\'s own work on top of that; cycles+RA: with cycles and resultAware;')
+  console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included.\n')
+  console.log(table(['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt'], rows.map((r) => [
+    r.workload, delta(r.passThrough), delta(r.ours - r.passThrough), delta(r.optIn), delta(r.blockAt),
+  ])))
+
+  console.log('\nOpt-ins that compare more than the arguments as written, over no guard;')
+  console.log('  stringify: a bare JSON.stringify of the value compared.\n')
+  console.log(table(['workload', 'this', 'stringify', 'this/str'], await optIns()))
   if (ONLY !== undefined) return
 
-  console.log(`\nretained heap after churning ${CHURN_AGENTS.toLocaleString('en')} agents (3 calls each, then disposed; after 1,000 warm-up agents), after forced GC:`)
+  console.log(`\nHeap retained after ${CHURN_AGENTS.toLocaleString('en')} agents made 3 calls each and were disposed`)
+  console.log('  (after 1,000 warm-up agents, forced GC); growth below zero or below the floor\'s is noise:\n')
   const growth = []
   for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough && s.config === undefined)) growth.push([subject.label, await churn(subject)] as const)
   const floor = growth[0]![1]
-  for (const [label, bytes] of growth) {
-    console.log(`  ${label}: ${(bytes / 1e6).toFixed(2)} MB${label === 'no guard' ? '' : ` (guard's share: ${((bytes - floor) / 1e6).toFixed(2)} MB)`}`)
-  }
+  const mb = (bytes: number) => bytes > 0 ? `${(bytes / 1e6).toFixed(2)} MB` : '< noise'
+  console.log(table(['subject', 'retained', 'over no guard'], growth.map(([label, bytes]) => [label, mb(bytes), label === 'no guard' ? '' : mb(bytes - floor)])))
 }
 
 await main()
