@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -105,8 +105,12 @@ describe('the published package', () => {
     expect(report.total.recordedReminders).toBe(1)
   })
 
-  it('npm pack on a clean tree packs a fresh build: the tarball is named as the README says and holds the entry points', () => {
-    expect(tarball.endsWith(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)).toBe(true)
+  it('npm pack on a clean tree packs a fresh build: the tarball is named as both READMEs say and holds the entry points', async () => {
+    for (const readme of ['README.md', 'README.zh.md']) {
+      const named = /npm ci && npm pack +# .*?(deepseek-ai-dsh-repeat-tool-reminder-[\d.]+\.tgz)/.exec(await readFile(join(ROOT, readme), 'utf8'))![1]
+      expect(named).toBe(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)
+      expect(tarball).toBe(join(dir, named!))
+    }
     expect(existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js'))).toBe(true)
   })
 
