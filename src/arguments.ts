@@ -92,20 +92,31 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]): boolean {
   // mutant (speed) ConditionalExpression "false": with nothing ignored, comparing the kept keys one by one gives sameJson's answer (the same key set, the same values), more slowly.
   if (ignored.length === 0 || !isRecord(a) || !isRecord(b)) return sameJson(a, b)
+  const left = setOf(ignored)
   let kept = 0
   for (const key of Object.keys(a)) {
-    if (ignored.includes(key)) continue
+    if (left.has(key)) continue
     kept++
     if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false
   }
-  for (const key of Object.keys(b)) if (!ignored.includes(key)) kept--
+  for (const key of Object.keys(b)) if (!left.has(key)) kept--
   return kept === 0
 }
 
 /** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
 export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
   // mutant (speed) ConditionalExpression "false": with nothing ignored, filtering the keys by an empty list gives the same empty list, more slowly.
-  return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => ignored.includes(key)).sort()
+  return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => setOf(ignored).has(key)).sort()
+}
+
+/** Each list of ignored arguments as a set, made once per list: a config may ignore thousands, and every call to a tool shares its list. */
+const sets = new WeakMap<readonly string[], ReadonlySet<string>>()
+
+/** `list` as a set, the same one every time for the same list. */
+function setOf(list: readonly string[]): ReadonlySet<string> {
+  let set = sets.get(list)
+  if (set === undefined) sets.set(list, set = new Set(list))
+  return set
 }
 
 /** Whether a value is a JSON object: not null, not an array. */
@@ -153,7 +164,7 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
     } else {
       out += '{'
       work.push(new Text('}'))
-      const keys = Object.keys(item).filter((key) => item !== value || !omitted.includes(key)).sort()
+      const keys = Object.keys(item).filter((key) => item !== value || !setOf(omitted).has(key)).sort()
       for (let i = keys.length - 1; i >= 0; i--) {
         work.push((item as Record<string, unknown>)[keys[i]!], new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
       }

@@ -5,7 +5,7 @@
  * (`resultAware`: the result as `results.ts` reads it, whose `sameOutcome` says
  * when two are the same). The live guard, replay's transcript and its effects
  * all ask this module, so a notion of "the same" is written once. Builds its
- * filters once per config; never throws on any value.
+ * filters once per config object; never throws on any value.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { canonical, sameArguments } from './arguments.ts'
@@ -53,8 +53,17 @@ export interface ComparedBy {
   resultAware: boolean | readonly string[]
 }
 
-/** The comparison `config` makes. */
+/** The comparison each config makes, built once per config object: a config is never changed once judged, and its filters can be large. */
+const made = new WeakMap<ComparedBy, Comparison>()
+
+/** The comparison `config` makes; the same object for the same config. */
 export function comparison(config: ComparedBy): Comparison {
+  let compared = made.get(config)
+  if (compared === undefined) made.set(config, compared = build(config))
+  return compared
+}
+
+function build(config: ComparedBy): Comparison {
   const tracked = toolFilter(config.include, config.exclude)
   const ignored = argumentFilter(config.ignoreArguments)
   const resultAware = config.resultAware === true ? () => true

@@ -103,6 +103,8 @@ interface Judgement {
 class RepeatGuard implements Guard {
   private readonly config: Config
   private readonly last: number
+  /** The thresholds, looked up in constant time however many a config lists. */
+  private readonly thresholds: ReadonlySet<number>
   private readonly compared: Comparison
   private readonly states = new WeakMap<Agent, AgentState>()
   /**
@@ -125,6 +127,7 @@ class RepeatGuard implements Guard {
   constructor(config: Config) {
     this.config = config
     this.last = config.thresholds.at(-1)!
+    this.thresholds = new Set(config.thresholds)
     this.compared = comparison(config)
   }
 
@@ -227,11 +230,11 @@ class RepeatGuard implements Guard {
 
   /** Whether a reminder is due at this measured length: a threshold, or with `remindEvery` every so many past the last. */
   private due(length: number): boolean {
-    const { thresholds, remindEvery } = this.config
+    const { remindEvery } = this.config
     // mutant (equivalent) ConditionalExpression "true": with remindEvery 0, (length - last) % 0 is NaN, never 0, so nothing is due through the modulo either way.
     // mutant (equivalent) EqualityOperator "remindEvery >= 0": as above, remindEvery 0 makes the modulo NaN.
-    // mutant (equivalent) EqualityOperator "length >= this.last": at length == last the last threshold is already due through thresholds.includes.
-    return thresholds.includes(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
+    // mutant (equivalent) EqualityOperator "length >= this.last": at length == last the last threshold is already due through the thresholds.
+    return this.thresholds.has(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
   }
 
   /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */

@@ -38,9 +38,28 @@ export function matches(pattern: Pattern, tool: string): boolean {
   return at >= 0
 }
 
+/** How many lists of patterns are kept compiled: the configs one replay compares share a handful of lists, and a list can be long. */
+export const KEPT_LISTS = 16
+
+/** Compiled lists of patterns, by their JSON form, the one compiled first first. */
+const lists = new Map<string, Pattern[]>()
+
+/** `patterns` compiled, each list once while it is among the {@link KEPT_LISTS} compiled last. */
+function compiledList(patterns: readonly string[]): Pattern[] {
+  const key = JSON.stringify(patterns)
+  let compiled = lists.get(key)
+  // mutant (speed) ConditionalExpression "true": compiling a list afresh each time gives the same patterns, and the cache stays bounded either way.
+  if (compiled === undefined) {
+    compiled = patterns.map(compile)
+    if (lists.size === KEPT_LISTS) lists.delete(lists.keys().next().value!)
+    lists.set(key, compiled)
+  }
+  return compiled
+}
+
 /** Whether some pattern of `patterns` matches a tool; none does when the list is empty. */
 export function anyOf(patterns: readonly string[]): (tool: string) => boolean {
-  const compiled = patterns.map(compile)
+  const compiled = compiledList(patterns)
   return (tool) => compiled.some((p) => matches(p, tool))
 }
 
@@ -80,7 +99,9 @@ export const KEPT_TOOLS = 64
 
 /** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry (`<tool pattern>.<argument>`) whose pattern matches the tool. */
 export function argumentFilter(entries: readonly string[]): (tool: string) => readonly string[] {
-  const compiled = entries.map(ignoredArgument).map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
+  const split = entries.map(ignoredArgument)
+  const patterns = compiledList(split.map((entry) => entry.tool))
+  const compiled = split.map((entry, i) => ({ pattern: patterns[i]!, argument: entry.argument }))
   const none: readonly string[] = []
   // mutant (speed) ConditionalExpression "false": without entries the filter finds none for any tool and returns the same empty list, more slowly.
   if (compiled.length === 0) return () => none

@@ -5,6 +5,7 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
+import { anyOf, KEPT_LISTS } from '../src/patterns.ts'
 import { main } from '../src/replay/cli.ts'
 import { transcribe, type LoggedCall } from '../src/replay/transcript.ts'
 import { LogReader } from '../src/replay/logs.ts'
@@ -39,6 +40,17 @@ describe('what each agent remembers is bounded', () => {
     expect(heap() - before).toBeLessThan(4e6)
     // The guard and the agent are still in use here, so the collection above could not take their state.
     expect(guard.observe({ agent, name: 'write', arguments: {} }, { isError: false, content: [] })?.length).toBe(1)
+  })
+})
+
+describe('compiled pattern lists', () => {
+  it('the 16 lists compiled last are kept, and no more: 100 lists of a 200,000-character pattern leave at most a few dozen MB', () => {
+    const before = heap()
+    // Each filter is used and dropped, as a replay drops a config's comparison; only the kept lists stay.
+    for (let i = 0; i < 100; i++) expect(anyOf([`${i}${'x'.repeat(200_000)}*`])(`${i}${'x'.repeat(200_000)}`)).toBe(true)
+    // Each compiled list holds its pattern and a table of 200,000 numbers: all 100 kept would be 200 MB and more.
+    expect(heap() - before).toBeLessThan(16 * 2.5e6 + 10e6)
+    expect(KEPT_LISTS).toBe(16)
   })
 })
 

@@ -39,21 +39,21 @@ describe('files named by --config and --labels that are not what they should be'
     expect(await refused([flag, '/dev/zero'])).toEqual({ status: 2, out: 0, err: 'repeat-tool-reminder replay: /dev/zero: not a regular file; replay reads only regular files\n' })
   })
 
-  it('--config: a file over 1 MiB is refused', async () => {
+  it('--config: a file over 256 KiB is refused', async () => {
     const path = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
-    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: more than 1,048,576 bytes, the most replay reads from such a file\n` })
+    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: more than 262,144 bytes, the most replay reads from such a file\n` })
   })
 
   it('--config: a 600-byte YAML alias bomb in thresholds is refused by what it expands to, at once', async () => {
     const bomb = ['a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n')
     const path = await file('bomb.yml', `${bomb}\nthresholds: *i\n`)
     expect(bomb.length).toBeLessThan(600)
-    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: expands to more than 1,048,576 values and characters (YAML aliases count each time they are used); a config is a few hundred\n` })
+    expect(await refused(['--config', path])).toEqual({ status: 2, out: 0, err: `repeat-tool-reminder replay: ${path}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n` })
   })
 
   it('--config: include aliasing a long text thousands of times is refused by what it expands to', async () => {
     const path = await file('include.yml', `x: &x ${'p'.repeat(100_000)}\ninclude: [${Array(20).fill('*x').join(', ')}]\n`)
-    expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: expands to more than 1,048,576 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`)
+    expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`)
   })
 
   it('--config: values nested deeper than 64 levels are refused', async () => {

@@ -71,7 +71,7 @@ export async function loadInputs(request: Request): Promise<Inputs | string> {
 }
 
 /** The most bytes a `--config` file may have: a config is a few hundred, a profile's patch file a few thousand. */
-export const CONFIG_BYTES = 1 << 20
+export const CONFIG_BYTES = 1 << 18
 
 /** The most bytes a `--labels` file may have: about 150,000 episodes. */
 export const LABELS_BYTES = 16 << 20

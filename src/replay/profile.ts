@@ -18,10 +18,10 @@ import pkg from '../../package.json' with { type: 'json' }
 
 /**
  * The most a config may expand to, counted as one per value plus the length
- * of every text and key, each time an alias repeats it: a config is a few
- * hundred of these, a profile's patch file a few thousand.
+ * of every text and object key, each time an alias repeats it: a config is a
+ * few hundred of these, a profile's patch file a few thousand.
  */
-export const EXPANDED = 1 << 20
+export const EXPANDED = 1 << 18
 
 /** How deep values may nest in a config file. */
 export const DEPTH = 64
@@ -85,8 +85,9 @@ function measure(value: unknown): void {
     if (typeof item !== 'object' || item === null) continue
     if (depth === DEPTH) throw new Error(`nests values more than ${DEPTH} levels deep; a config nests two`)
     if (JS in item) throw new Error(`holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), which dsh evaluates when it starts; replay takes plain values only`)
+    // An object's keys count as text; a list's indexes are not written.
     for (const [key, child] of Object.entries(item)) {
-      size += key.length
+      if (!Array.isArray(item)) size += key.length
       work.push([child, depth + 1])
     }
   }

@@ -8,7 +8,7 @@
 import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments, isRecord } from '../arguments.ts'
-import { comparison, type Comparison } from '../compare.ts'
+import { comparison, type Comparison, type ComparedBy } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
 import { deniedBeforeRunning, readNotice, type NoticeKind } from '../reminders.ts'
 import { sameOutcome, type Outcome } from '../results.ts'
@@ -92,8 +92,7 @@ class Transcriber {
   private readonly recovered: boolean
 
   constructor(ignoreArguments: readonly string[], recovered: boolean) {
-    // The evidence compares every call's outcome.
-    this.compared = comparison({ include: [], exclude: [], ignoreArguments, resultAware: true })
+    this.compared = comparison(evidenceOf(ignoreArguments))
     this.recovered = recovered
   }
 
@@ -187,6 +186,16 @@ class Transcriber {
     // The guard compares a call with at most the longest cycle's worth of earlier calls.
     if (recent.length > LONGEST_CYCLE) recent.shift()
   }
+}
+
+/** What the evidence compares, one object per list of ignored arguments, so that every session of a replay shares its comparison. */
+const evidence = new WeakMap<readonly string[], ComparedBy>()
+
+/** How the evidence compares calls: every call tracked, every outcome compared, the given arguments left out. */
+function evidenceOf(ignoreArguments: readonly string[]): ComparedBy {
+  let config = evidence.get(ignoreArguments)
+  if (config === undefined) evidence.set(ignoreArguments, config = { include: [], exclude: [], ignoreArguments, resultAware: true })
+  return config
 }
 
 /** The content list of the message an event carries; empty when it carries none. */
