@@ -5,15 +5,12 @@ import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import { CONFIG_BYTES } from '../src/replay/options.ts'
 import { scratch } from '../support/scratch.ts'
+import { scratchFile } from './support/files.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { GREP, times, turns } from './support/calls.ts'
 
 /** A file with `text` in a scratch folder removed after the test. */
-async function file(name: string, text: string): Promise<string> {
-  const path = join(await scratch('hostile'), name)
-  await writeFile(path, text)
-  return path
-}
+const file = (name: string, text: string) => scratchFile('hostile', name, text)
 
 async function sessions(): Promise<string> {
   return writeSessions('none', [{ id: 'grep', script: turns(...times(3, GREP)) }])

@@ -3,17 +3,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import { scratch } from '../support/scratch.ts'
+import { scratchFile } from './support/files.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { GREP, times, turns } from './support/calls.ts'
 import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
 import { compose, readmeSnippets, row } from './support/profile.ts'
 
 /** A file with `text` in a scratch folder removed after the test. */
-async function file(name: string, text: string): Promise<string> {
-  const path = join(await scratch('config'), name)
-  await writeFile(path, text)
-  return path
-}
+const file = (name: string, text: string) => scratchFile('config', name, text)
 
 async function sessions(): Promise<string> {
   return writeSessions('none', [{ id: 'grep', script: turns(...times(5, GREP)) }])

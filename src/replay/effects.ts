@@ -8,6 +8,7 @@
 import { comparison } from '../compare.ts'
 import type { Config } from '../config.ts'
 import { waitsOn } from '../results.ts'
+import { firstAtOrAfter } from './score.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
@@ -133,13 +134,7 @@ function withheldAt(call: LoggedCall, at: number): Pending {
 function pending(calls: readonly LoggedCall[], byTool: ReadonlyMap<string, readonly number[]>, afterCall: number, tools: readonly string[]): Pending {
   const indexes = byTool.get(tools.at(-1)!) ?? []
   // The latest call to the tool up to the reminder: found by halving, so many reminders cost no scan each.
-  let low = 0
-  let high = indexes.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (indexes[middle]! < afterCall) low = middle + 1
-    else high = middle
-  }
+  const low = firstAtOrAfter(indexes, afterCall)
   // A summary cut short names no tool in full: the reminder is then about the call it follows.
   const at = low > 0 ? indexes[low - 1]! : afterCall - 1
   // A cycle goes on with the call that opened its last repetition.

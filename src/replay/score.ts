@@ -164,8 +164,8 @@ export class Scorer {
   }
 }
 
-/** The index of the first of the ascending `values` at or past `n`; their length when none is. */
-function firstAtOrAfter(values: readonly number[], n: number): number {
+/** The index of the first of the ascending `values` at or past `n`, found by halving; their length when none is. */
+export function firstAtOrAfter(values: readonly number[], n: number): number {
   let low = 0
   let high = values.length
   while (low < high) {
