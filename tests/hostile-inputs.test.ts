@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
