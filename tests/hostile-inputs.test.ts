@@ -52,8 +52,29 @@ describe('files named by --config and --labels that are not what they should be'
     expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`)
   })
 
+  it('--config: a config that expands to exactly 262,144 values and characters is read; one character more is refused', async () => {
+    // The root, the key x and its text, the key include, its list and the text again: 2L + 12.
+    const text = (length: number) => `x: &x ${'p'.repeat(length)}\ninclude: [*x]\n`
+    const fits = await file('fits.yml', text(131_066))
+    expect((await refused(['--config', fits])).err).toBe(`repeat-tool-reminder replay: ${fits}: unknown option "x"\n`)
+    const over = await file('over.yml', text(131_067))
+    expect((await refused(['--config', over])).err).toBe(`repeat-tool-reminder replay: ${over}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`)
+  })
+
+  it('--config: lists nested 63 deep under a key are read (the 64th level is their number)', async () => {
+    const fits = await file('fits.yml', `thresholds: ${'['.repeat(63)}2${']'.repeat(63)}\n`)
+    expect((await refused(['--config', fits])).err).toBe(`repeat-tool-reminder replay: ${fits}: thresholds must be integers >= 2 (got ${'['.repeat(62)}2${']'.repeat(17)}…)\n`)
+  })
+
+  it('--config: a file of exactly 262,144 bytes is read; one byte more is refused', async () => {
+    const exact = await file('exact.yml', `# ${'x'.repeat(CONFIG_BYTES - 3)}\n`)
+    expect((await refused(['--config', exact])).err).toBe(`repeat-tool-reminder replay: ${exact}: holds neither a config object nor a list of profile patches (got null)\n`)
+    const over = await file('over.yml', `# ${'x'.repeat(CONFIG_BYTES - 2)}\n`)
+    expect((await refused(['--config', over])).err).toBe(`repeat-tool-reminder replay: ${over}: more than 262,144 bytes, the most replay reads from such a file\n`)
+  })
+
   it('--config: values nested deeper than 64 levels are refused', async () => {
-    const path = await file('deep.yml', `thresholds: ${'['.repeat(65)}2${']'.repeat(65)}\n`)
+    const path = await file('deep.yml', `thresholds: ${'['.repeat(64)}2${']'.repeat(64)}\n`)
     expect((await refused(['--config', path])).err).toBe(`repeat-tool-reminder replay: ${path}: nests values more than 64 levels deep; a config nests two\n`)
   })
 
@@ -90,6 +111,9 @@ describe('files named by --config and --labels that are not what they should be'
     ['1e400 where null belongs', '{"session":"grep","first":1,"last":3,"label":"productive","from":1e400}', 'line 1: "from" must be null for a productive episode, not 1e400'],
     ['a 10 MB value', `{"session":"grep","first":1,"last":3,"label":"${'x'.repeat(10_000_000)}","from":2}`, `line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "${'x'.repeat(39)}… (9999962 more chars)`],
     ['a container holding strings with brackets', '{"session":"grep","first":{"a":"]}","b":["[\\""]},"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not {"a":"]}","b":["[\\""]}'],
+    ['a bad literal followed by a space', '{"session":"grep","first": 1e400 ,"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not 1e400'],
+    ['a bad literal followed by a tab', '{"session":"grep","first":\t1e400\t,"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not 1e400'],
+    ['a bad literal followed by a carriage return', '{"session":"grep","first":\r1e400\r,"last":3,"label":"stuck","from":2}', 'line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not 1e400'],
     ['a key given twice', '{"session":"grep","first":1,"first":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
     ['a key given twice, escaped the second time', '{"session":"grep","first":1,"\\u0066irst":2,"last":3,"label":"stuck","from":2}', 'line 1: key "first" given twice'],
     ['an escaped control character, which stays escaped', '{"session":"grep","first":1,"last":3,"label":"\\u001b[2J","from":2}', 'line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "\\u001b[2J"'],

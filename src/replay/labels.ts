@@ -162,8 +162,9 @@ function fields(source: string): { values: Map<string, string>, twice: string | 
   }
 }
 
+/** Past the white space at `at`: a line holds no line feed, so spaces, tabs and carriage returns. */
 function skipSpace(text: string, at: number): number {
-  while (text[at] === ' ' || text[at] === '\t' || text[at] === '\r' || text[at] === '\n') at++
+  while (text[at] === ' ' || text[at] === '\t' || text[at] === '\r') at++
   return at
 }
 
@@ -179,7 +180,8 @@ function endOfValue(text: string, at: number): number {
   if (text[at] === '"') return endOfString(text, at)
   if (text[at] !== '{' && text[at] !== '[') {
     let i = at
-    while (i < text.length && !',}] \t\r\n'.includes(text[i]!)) i++
+    // A top-level literal ends at the comma or brace after it, or at white space.
+    while (i < text.length && !',} \t\r'.includes(text[i]!)) i++
     return i
   }
   let depth = 0
