@@ -174,6 +174,7 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
+    // mutant (speed) ObjectLiteral "{}": a memo for no call is never read: every comparison is made afresh, with the same answers.
     this.pending = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
@@ -192,8 +193,10 @@ class RepeatGuard implements Guard {
   /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
   private sameCall(a: Call, b: Call): boolean {
     const { pending } = this
+    // mutant (speed) ConditionalExpression "true": never reading the memo compares afresh, with the same answers.
     if (pending === undefined || pending.call !== b) return this.compared.sameCall(a, b)
     let answer = pending.answers.get(a)
+    // mutant (speed) ConditionalExpression "true": comparing afresh though the memo has the answer gives the same answer.
     if (answer === undefined) pending.answers.set(a, answer = this.compared.sameCall(a, b))
     return answer
   }

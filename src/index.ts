@@ -26,27 +26,29 @@ export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
   // `global` then only skips the per-listener scope check on the hot path.
+  // mutant (equivalent) ObjectLiteral "{}": as below, without global the mount checks each listener's scope, which every agent passes.
   // mutant (equivalent) ConditionalExpression "false": global only skips the per-listener scope check of a mount outside any agent scope, which sees every agent anyway (tests/which-calls-count.test.ts covers both mounts).
   const options = { global: scopeOf(ctx) === undefined }
 
   // With blockAt: the calls whose tool was dispatched, so that a withheld result says truly whether its call ran.
+  // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
+  // mutant (speed) ConditionalExpression "true": with blockAt 0 deny returns at once and nothing is withheld, so the two more listeners would only cost a dispatch per call.
+  // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
   const dispatched = config.blockAt > 0 ? new WeakSet<object>() : undefined
 
   ctx.on('tools/post-execute', (exec, result, next) => {
+    // mutant (equivalent) LogicalOperator "dispatched?.has(exec) && true": without blockAt nothing is withheld, and whether a call ran is read only for a withheld result's text.
+    // mutant (equivalent) BooleanLiteral "false": as above.
     const seen = contained(() => guard.observe(exec, result, dispatched?.has(exec) ?? true))
     if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
     return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
   }, options)
 
-  // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
-  // mutant (speed) ConditionalExpression "true": with blockAt 0 deny returns at once, so a pre-execute listener would pass every decision on as it came: it would only cost a dispatch per call.
-  // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
   if (dispatched !== undefined) {
     ctx.on('tools/pre-execute', async (exec, next) => {
       // Every other listener decides first; only a call they allow can be denied here.
       const decision = await next()
       const reason = contained(() => guard.deny(exec, decision.kind === 'allow'))
-      // mutant (equivalent) StringLiteral "\"\"": the loop (dsh-tools 0.1.0-rc.8) denies every decision that is neither allow nor ask, with its reason: a kind of "" denies as deny does.
       return reason === undefined ? decision : { kind: 'deny', reason }
     }, options)
     // Reached only by a call every pre-execute listener, outer ones included, let through.
@@ -73,6 +75,7 @@ export function apply(ctx: Context, config: Config): void {
 function contained<T>(judge: () => T): T | undefined {
   try {
     return judge()
+  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

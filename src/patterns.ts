@@ -51,7 +51,10 @@ function compiledList(patterns: readonly string[]): Pattern[] {
   // mutant (speed) ConditionalExpression "true": compiling a list afresh each time gives the same patterns, and the cache stays bounded either way.
   if (compiled === undefined) {
     compiled = patterns.map(compile)
+    // mutant (speed) ConditionalExpression "true": dropping a list on every miss keeps fewer compiled, never more (tests/bounds.test.ts holds the most).
+    // mutant (speed) EqualityOperator "lists.size !== KEPT_LISTS": as above.
     if (lists.size === KEPT_LISTS) lists.delete(lists.keys().next().value!)
+    // mutant (speed) CallExpression ";": keeping nothing compiles each list afresh, with the same patterns.
     lists.set(key, compiled)
   }
   return compiled
@@ -72,6 +75,7 @@ export function toolFilter(include: readonly string[], exclude: readonly string[
 
 function failureTable(word: string): number[] {
   const table = [0]
+  // mutant (equivalent) EqualityOperator "i <= word.length": one step past the word appends one entry, which find never reads (it reads table[k - 1] with k below the word's length).
   for (let i = 1, k = 0; i < word.length; i++) {
     while (k > 0 && word[i] !== word[k]) k = table[k - 1]!
     if (word[i] === word[k]) k++

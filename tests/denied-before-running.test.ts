@@ -276,3 +276,28 @@ describe('what deny keeps for a call', () => {
     expect(ref.deref()).toBeUndefined()
   })
 })
+
+describe('what deny compares changes nothing it does not withhold', () => {
+  it('every sequence of 8 calls over 3 tools, cycles of up to 4 on: with a blockAt no run reaches, deny before every call, the same reminders as without', () => {
+    const agent = {} as Agent
+    const result = { isError: false, content: [{ type: 'text' as const, text: 'same' }] }
+    const reminded = (sequence: number[], blockAt: number) => {
+      const guard = createGuard(ConfigSchema({ thresholds: [2, 3], cycles: true, maxCyclePeriod: 4, blockAt }))
+      return sequence.map((tool) => {
+        const exec = { agent, name: 'abc'[tool]!, arguments: { k: 1 } }
+        // As the pipeline does: pre-execute first, with a fresh call object each time.
+        expect(guard.deny(exec)).toBeUndefined()
+        return guard.observe(exec, result)?.reminder?.source
+      })
+    }
+    for (let n = 0; n < 3 ** 8; n++) {
+      const sequence = Array.from({ length: 8 }, (_, i) => Math.floor(n / 3 ** i) % 3)
+      expect(reminded(sequence, 1_000)).toEqual(reminded(sequence, 0))
+    }
+  })
+
+  it('the first call of an agent has nothing to be denied against', () => {
+    const guard = createGuard(ConfigSchema({ thresholds: [2], blockAt: 2 }))
+    expect(guard.deny({ agent: {} as Agent, name: 'grep', arguments: {} })).toBeUndefined()
+  })
+})

@@ -98,6 +98,14 @@ describe('files named by --config and --labels that are not what they should be'
     expect((await refused(['--labels', first])).err).toBe(`repeat-tool-reminder replay: ${first}: line 1: not a JSON object\n`)
   })
 
+  it('--labels: of two bad lines the first is named; of two sessions\' overlaps, the one on the earlier line', async () => {
+    const bad = await file('bad.jsonl', 'x\ny\n')
+    expect((await refused(['--labels', bad])).err).toBe(`repeat-tool-reminder replay: ${bad}: line 1: not a JSON object\n`)
+    const other = { ...STUCK, session: 'other' }
+    const path = await file('two.jsonl', [STUCK, other, { ...STUCK, first: 3, last: 3, from: 3 }, { ...other, first: 3, last: 3, from: 3 }].map((l) => JSON.stringify(l)).join('\n'))
+    expect((await refused(['--labels', path])).err).toBe(`repeat-tool-reminder replay: ${path}: line 3: calls 3–3 overlap the episode on line 1 (calls 1–3) of the same session\n`)
+  })
+
   it('--labels: of episodes given in any order, the first line that overlaps any earlier one', async () => {
     const episodes = [[20, 25], [1, 3], [10, 12], [30, 31], [4, 9], [11, 11], [2, 2]].map(([first, last]) => ({ session: 'grep', first, last, label: 'unclear', from: null }))
     const path = await file('c.jsonl', episodes.map((e) => JSON.stringify(e)).join('\n'))

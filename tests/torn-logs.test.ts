@@ -1,9 +1,11 @@
-import { readFile, truncate, writeFile } from 'node:fs/promises'
+import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { zstdCompressSync } from 'node:zlib'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions, type ReplayDocument } from '../support/sessions.ts'
 import { GREP, READ } from './support/calls.ts'
+import { LogReader } from '../src/replay/logs.ts'
 
 /** Twenty calls, one model response each: a log the writer appends to in twenty batches (twenty zstd frames). */
 const SCRIPT: ScriptedTurn[] = Array.from({ length: 20 }, (_, i) => ({ calls: [i % 4 === 3 ? READ : GREP] }))
@@ -172,5 +174,56 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     expect(status).toBe(1)
     expect(report.sessions[0]!.torn).toBeDefined()
     expect(report.sessions[0]!.corrupt).toBeUndefined()
+  })
+})
+
+describe('what the corrupt-log reader keeps apart', () => {
+  it('a log whose last turn never ended (no turn/end after the bad line, so the backend calls it torn) with readable lines after: corrupt, each line that is no event named', async () => {
+    const { root, file } = await session('none')
+    const all = (await readFile(file, 'utf8')).trimEnd().split('\n')
+    // The turn never ended: its closing events are gone.
+    const cut = all.filter((line) => !line.includes('"turn/end"'))
+    const results = cut.flatMap((line, i) => line.includes('"tool/result"') ? [i + 1] : [])
+    const bad = [results[3]!, results[5]!, results[7]!]
+    // An event without a type, one whose seq is no whole number, and a line that is no JSON.
+    cut[bad[0]! - 1] = '{"seq":5}'
+    cut[bad[1]! - 1] = '{"type":"x","seq":1.5}'
+    cut[bad[2]! - 1] = 'garbage'
+    await writeFile(file, `${cut.join('\n')}\n`)
+    const { status, report } = await runReplayJson([root])
+    expect(status).toBe(1)
+    expect(report.sessions[0]!.corrupt).toEqual({ from: bad[0], lines: bad })
+    expect(report.sessions[0]!.toolCalls).toBe(17)
+  })
+
+  it('a zstd log with a bad line before its turn ends is refused with the backend\'s reason, never read line by line', async () => {
+    const { root, file } = await session('none')
+    const lines = (await readFile(file, 'utf8')).split('\n')
+    lines[5] = 'garbage'
+    // The writer's layout: the header in a frame of its own, then the events.
+    const zstd = Buffer.concat([zstdCompressSync(`${lines[0]}\n`), zstdCompressSync(lines.slice(1).join('\n'))])
+    await rm(file)
+    await writeFile(`${file}.zstd`, zstd)
+    const { status, err } = await runReplay(['replay', root])
+    expect(status).toBe(1)
+    expect(err).toBe(`repeat-tool-reminder replay: ${file}.zstd: corrupt session log: unparsable committed event at line 5\n`)
+  })
+
+  it('the reader reads a file afresh each time: what it read around a bad line is not kept', async () => {
+    const { file } = await session('none')
+    const whole = await readFile(file)
+    const lines = whole.toString('utf8').split('\n')
+    lines[5] = 'garbage'
+    await writeFile(file, lines.join('\n'))
+    const reader = new LogReader()
+    try {
+      expect((await reader.read(file)).corrupt).toBeDefined()
+      await writeFile(file, whole)
+      const again = await reader.read(file)
+      expect(again.corrupt).toBeUndefined()
+      expect(again.events.length).toBe(whole.toString('utf8').trimEnd().split('\n').length - 1)
+    } finally {
+      await reader.close()
+    }
   })
 })

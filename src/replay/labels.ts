@@ -62,6 +62,7 @@ export function readLabels(file: string, text: string): Labels {
   // Overlaps are looked for only among the lines before the first bad one, which is reported unless an overlap comes first.
   for (const list of sessions.values()) {
     const overlap = firstOverlap(list)
+    // mutant (equivalent) EqualityOperator "overlap.line <= failure.line": an overlap and a bad line, or two sessions' overlaps, are never on one line.
     if (overlap !== undefined && (failure === undefined || overlap.line < failure.line)) failure = overlap
   }
   if (failure !== undefined) throw new Error(problem(failure.line, failure.what))
@@ -146,7 +147,8 @@ function excerpt(text: string): string {
 function fields(source: string): { values: Map<string, string>, twice: string | undefined } {
   const values = new Map<string, string>()
   let twice: string | undefined
-  let at = source.indexOf('{') + 1
+  // Past the opening brace: the line is trimmed, and JSON.parse read it as an object.
+  let at = 1
   for (;;) {
     at = skipSpace(source, at)
     if (source[at] === ',') at = skipSpace(source, at + 1)
@@ -181,6 +183,8 @@ function endOfValue(text: string, at: number): number {
   if (text[at] !== '{' && text[at] !== '[') {
     let i = at
     // A top-level literal ends at the comma or brace after it, or at white space.
+    // mutant (equivalent) ConditionalExpression "true": the object's closing brace always follows a top-level literal, so the end of the text is never reached first.
+    // mutant (equivalent) EqualityOperator "i <= text.length": as above.
     while (i < text.length && !',} \t\r'.includes(text[i]!)) i++
     return i
   }

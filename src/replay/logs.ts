@@ -209,6 +209,7 @@ export class LogReader {
       prefix = await reader.readPrefix(file, undefined)
     } catch (error) {
       // A plain log with a bad line before a turn's end: looked at line by line below.
+      // mutant (equivalent) StringLiteral "\"\"": any other error the backend throws for a plain log comes from its header, which reading the part before a bad line meets again, with the same error.
       if (zstd || !(error as Error).message.startsWith('corrupt session log: ')) throw error
     }
     const torn = prefix?.tornMarker === undefined ? undefined : { afterBytes: prefix.tornMarker.truncateTo, ofBytes: info.size }
@@ -302,6 +303,7 @@ export function corruption({ from, lines }: Corrupt): string {
 /** A plain log's newline-terminated lines, each with the byte it starts at, the header first. */
 function completeLines(bytes: Buffer): { start: number, text: string }[] {
   const lines: { start: number, text: string }[] = []
+  // mutant (equivalent) EqualityOperator "end > 0": a log whose first byte is a line feed has no header, which the backend refuses before any line is looked at here.
   for (let start = 0, end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
     lines.push({ start, text: bytes.subarray(start, end).toString('utf8') })
   }
@@ -311,9 +313,10 @@ function completeLines(bytes: Buffer): { start: number, text: string }[] {
 /** The events a log line holds, as dsh's record decoder reads them; undefined when it holds none that a log could. */
 function eventsOf(text: string): SessionEvent[] | undefined {
   try {
-    const events = decodeStorageRecord(JSON.parse(text)) as unknown[]
-    const valid = events.length > 0 && events.every((e) => typeof e === 'object' && e !== null && typeof (e as SessionEvent).type === 'string' && Number.isSafeInteger((e as SessionEvent).seq))
-    return valid ? events as SessionEvent[] : undefined
+    // One event per record, or a chunk row's members: the decoder never gives none.
+    const events = decodeStorageRecord(JSON.parse(text)) as ({ type?: unknown, seq?: unknown } | null)[]
+    return events.every((e) => typeof e?.type === 'string' && Number.isSafeInteger(e.seq)) ? events as SessionEvent[] : undefined
+  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }
