@@ -109,6 +109,7 @@ function beforeSpillNotice(text: string): string {
 /** The content with dsh's locators masked. */
 function masked(isError: boolean, content: readonly ContentBlock[]): Outcome {
   let masked: ContentBlock[] | undefined
+  // mutant (equivalent) EqualityOperator "i <= content.length": one step past the end reads undefined, which is no text block and is skipped.
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
     // A block that is not text, or not even an object, or text that is not a string (a buggy tool, a hostile log), is compared as it is.

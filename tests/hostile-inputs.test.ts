@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
@@ -33,6 +34,21 @@ describe('files named by --config and --labels that are not what they should be'
 
   it.each(['--config', '--labels'])('%s: /dev/zero, a device without end, is refused', async (flag) => {
     expect(await refused([flag, '/dev/zero'])).toEqual({ status: 2, out: 0, err: 'repeat-tool-reminder replay: /dev/zero: not a regular file; replay reads only regular files\n' })
+  })
+
+  it('every file --config and --labels name is closed, read, refused or too large: no file descriptor is left open', async () => {
+    const fifo = join(await scratch('hostile'), 'fifo')
+    execFileSync('mkfifo', [fifo])
+    const config = await file('guard.yml', 'thresholds: [2]\n')
+    const big = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
+    const labels = await file('labels.jsonl', `${JSON.stringify(STUCK)}\n`)
+    const root = await sessions()
+    const open = async () => (await readdir('/proc/self/fd')).length
+    const before = await open()
+    for (const args of [['--config', config], ['--config', big], ['--config', fifo], ['--labels', labels], ['--labels', fifo]]) {
+      for (let i = 0; i < 3; i++) await runReplay(['replay', root, ...args])
+    }
+    expect(await open()).toBe(before)
   })
 
   it('--config: a file over 256 KiB is refused', async () => {

@@ -65,6 +65,8 @@ describe('replay --config: the config a profile runs', () => {
     ['a text', 'hello\n', 'holds neither a config object nor a list of profile patches (got "hello")'],
     ['a profile that disables the plugin', '- id: repeat-tool-reminder\n  disabled: true\n', 'disables repeat-tool-reminder (disabled: true): that profile runs no guard to replay'],
     ['a row config that is not an object', '- id: repeat-tool-reminder\n  config: [3, 5]\n', 'patches repeat-tool-reminder with a config that is not an object of options (got [3,5])'],
+    ['a long row config that is not an object', `- id: repeat-tool-reminder\n  config: [${Array(50).fill(3).join(', ')}]\n`, `patches repeat-tool-reminder with a config that is not an object of options (got [${Array(40).fill(3).join(',')})`],
+    ['a long !!js expression', `thresholds: !!js "${'x'.repeat(200)}"\n`, `holds a !!js expression ("${'x'.repeat(79)}), which dsh evaluates when it starts; replay takes plain values only`],
     ['a misspelled option', 'threshold: [3]\n', 'unknown option "threshold" (did you mean "thresholds"?)'],
     ['a bad value', '- id: repeat-tool-reminder\n  config: { thresholds: [1] }\n', 'thresholds must be integers >= 2 (got 1)'],
   ]
@@ -113,6 +115,7 @@ describe('replay --config reads a profile as dsh\'s own patch layer does', () =>
     ['a config left empty is the defaults', '- id: repeat-tool-reminder\n  config:\n'],
     ['a row patched with another package\'s name is skipped', '- id: repeat-tool-reminder\n  name: some-other-reminder\n  config: { thresholds: [9] }\n'],
     ['patches of other rows change nothing', '- id: tool-bash\n  config: { timeoutMs: 5 }\n- id: repeat-tool-reminder\n  config: { thresholds: [2, 4] }\n'],
+    ['a row inserted after this plugin\'s is another row', '- id: repeat-tool-reminder\n  config: { thresholds: [2, 4] }\n- insert: [{ id: another-plugin, name: another, config: { thresholds: [9] } }]\n'],
     ['anchors and aliases', '- id: repeat-tool-reminder\n  config: { thresholds: &t [2, 6], remindEvery: 2 }\n- id: nothing\n  config: { x: *t }\n'],
   ]
 

@@ -83,6 +83,7 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     ['no status line', 'plain output', undefined],
     ['a spilled read: the status line before the spill notice', 'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted result stored at: spill://s/1. Read it with read.)', 'running'],
     ['a spilled read of a finished job', 'xx\n[status: completed, exit code: 0]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y)', 'completed'],
+    ['a notice after one line break only, after a line that would read as a status one character shorter', 'x\n[status: running]]\n(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
     ['a notice after one line break only is the last line itself', 'x\n[status: running]\n(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
     ['a last line in parentheses that is no spill notice', 'x\n[status: running]\n\n(no new output)', undefined],
     ['a notice line not closed', 'x\n[status: running]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y', undefined],

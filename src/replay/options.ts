@@ -91,12 +91,11 @@ export async function readInput(file: string, limit: number): Promise<string> {
   }
   try {
     if (!(await handle.stat()).isFile()) throw new Error('not a regular file; replay reads only regular files')
-    // One byte more than the limit tells a file that is too large, whatever its size said.
+    // One byte more than the limit tells a file that is too large, whatever its size said; a regular file is read whole in one read.
     const buffer = Buffer.alloc(limit + 1)
-    let length = 0
-    for (let read = -1; read !== 0 && length <= limit; length += read) read = (await handle.read(buffer, length, limit + 1 - length)).bytesRead
-    if (length > limit) throw new Error(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
-    return new TextDecoder().decode(buffer.subarray(0, length))
+    const { bytesRead } = await handle.read(buffer, 0, limit + 1, 0)
+    if (bytesRead > limit) throw new Error(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
+    return new TextDecoder().decode(buffer.subarray(0, bytesRead))
   } finally {
     await handle.close()
   }

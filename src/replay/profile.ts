@@ -36,6 +36,7 @@ const DIALECT = yaml.JSON_SCHEMA.extend(new yaml.Type('tag:yaml.org,2002:js', {
 }))
 
 /** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
+// mutant (equivalent) ObjectLiteral "{}": dsh-base's row config is the plugin's defaults, which an empty config gives too.
 const BASE_ROW = { id: name, name: pkg.name, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } }
 
 /**
@@ -63,8 +64,8 @@ export function configFrom(text: string): Record<string, unknown> {
   const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]
   const row = rows.findLast((r) => r.id === name)!
   if (row.disabled === true) throw new Error(`disables ${name} (disabled: true): that profile runs no guard to replay`)
-  // A config left empty (null) is the defaults, as the plugin's schema takes it.
-  if (row.config === null || row.config === undefined) return {}
+  // A config left empty (null) is the defaults, as the plugin's schema takes it; YAML has no undefined, and the base row has a config.
+  if (row.config === null) return {}
   if (!isRecord(row.config)) throw new Error(`patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config).slice(0, 80)})`)
   return row.config
 }

@@ -97,6 +97,8 @@ export class Scorer {
     for (const episode of episodes) {
       // The marks are sorted: the episode's are the run from the first at or past its first call.
       const within: number[] = []
+      // mutant (equivalent) ConditionalExpression "true": past the last mark all[i] is undefined, and undefined <= last is false: the loop stops there anyway.
+      // mutant (equivalent) EqualityOperator "i <= all.length": as above.
       for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++) within.push(all[i]!)
       inside += within.length
       scored.push(this.episode(episode, within, withheld))
