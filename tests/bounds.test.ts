@@ -8,7 +8,7 @@ import { createGuard } from '../src/guard.ts'
 import { anyOf, KEPT_LISTS } from '../src/patterns.ts'
 import { main } from '../src/replay/cli.ts'
 import { transcribe, type LoggedCall } from '../src/replay/transcript.ts'
-import { LogReader } from '../src/replay/logs.ts'
+import { LogReader } from '../src/replay/reader.ts'
 import { writeSessions } from '../support/sessions.ts'
 import { GREP, turns } from './support/calls.ts'
 
