@@ -106,7 +106,9 @@ export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]
 /** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
 export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
   // mutant (speed) ConditionalExpression "false": with nothing ignored, filtering the keys by an empty list gives the same empty list, more slowly.
-  return ignored.length === 0 || !isRecord(args) ? [] : Object.keys(args).filter((key) => setOf(ignored).has(key)).sort()
+  if (ignored.length === 0 || !isRecord(args)) return []
+  const left = setOf(ignored)
+  return Object.keys(args).filter((key) => left.has(key)).sort()
 }
 
 /** Each list of ignored arguments as a set, made once per list: a config may ignore thousands, and every call to a tool shares its list. */
@@ -150,6 +152,7 @@ const EMPTY = new Text('')
  */
 export function canonical(value: unknown, omitted: readonly string[]): string {
   let out = ''
+  const left = setOf(omitted)
   const work: unknown[] = [value]
   while (work.length > 0) {
     const item = work.pop()
@@ -164,7 +167,7 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
     } else {
       out += '{'
       work.push(new Text('}'))
-      const keys = Object.keys(item).filter((key) => item !== value || !setOf(omitted).has(key)).sort()
+      const keys = Object.keys(item).filter((key) => item !== value || !left.has(key)).sort()
       for (let i = keys.length - 1; i >= 0; i--) {
         work.push((item as Record<string, unknown>)[keys[i]!], new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
       }
