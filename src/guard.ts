@@ -136,6 +136,7 @@ class RepeatGuard implements Guard {
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
     // What deny compared is kept for this same call only.
+    // mutant (speed) ConditionalExpression "false": dropping the memo here compares the call afresh, with the same answers.
     if (this.pending?.exec === exec) this.pending.call = call
     else this.pending = undefined
     let state = this.states.get(agent)

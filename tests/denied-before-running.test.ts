@@ -296,6 +296,14 @@ describe('what deny compares changes nothing it does not withhold', () => {
     }
   })
 
+  it('observe, like deny, ignores a call without an agent, one a tool dispatched and an untracked one', () => {
+    const guard = createGuard(ConfigSchema({ thresholds: [2], exclude: ['glob'] }))
+    const result = { isError: false, content: [] }
+    expect(guard.observe({ name: 'grep', arguments: {} }, result)).toBeUndefined()
+    expect(guard.observe({ agent: {} as Agent, parent: { callId: 'outer' } as never, name: 'grep', arguments: {} }, result)).toBeUndefined()
+    expect(guard.observe({ agent: {} as Agent, name: 'glob', arguments: {} }, result)).toBeUndefined()
+  })
+
   it('the first call of an agent has nothing to be denied against', () => {
     const guard = createGuard(ConfigSchema({ thresholds: [2], blockAt: 2 }))
     expect(guard.deny({ agent: {} as Agent, name: 'grep', arguments: {} })).toBeUndefined()

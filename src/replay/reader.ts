@@ -182,6 +182,8 @@ function eventsOf(text: string): SessionEvent[] | undefined {
   try {
     // One event per record, or a chunk row's members: the decoder never gives none.
     const events = decodeStorageRecord(JSON.parse(text)) as ({ type?: unknown, seq?: unknown } | null)[]
+    // mutant (equivalent) MethodExpression "events.some(e => typeof e?.type === 'string' && Number.isSafeInteger(e.seq))": a record decodes to itself alone, and a chunk row to members the decoder has checked: some and every agree.
+    // mutant (equivalent) OptionalChaining "e.type": a line that decodes to null throws on reading its type, and the catch below answers undefined, as the check does.
     return events.every((e) => typeof e?.type === 'string' && Number.isSafeInteger(e.seq)) ? events as SessionEvent[] : undefined
   // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
