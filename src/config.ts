@@ -152,16 +152,21 @@ function show(value: unknown): string {
   while (work.length > 0 && out.length <= SHOWN) {
     const item = work.pop()
     if (item instanceof Written) out += item.text
+    // mutant (speed) MethodExpression "item": the whole text quoted is cut to the same characters; cutting it first only saves the work.
+    // mutant (equivalent) ArithmeticOperator "SHOWN - 1": a text cut to 79 characters still quotes past the 80 shown, which end at the same character.
     else if (typeof item === 'string') out += JSON.stringify(item.slice(0, SHOWN + 1))
     else if (typeof item !== 'object' || item === null) out += String(item)
     else {
       const array = Array.isArray(item)
+      // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a list's keys are never read.
       const keys = array ? [] : Object.keys(item)
       const entries = array ? item.length : keys.length
       out += array ? '[' : '{'
       work.push(new Written(array ? ']' : '}'))
       // Pushed last first, and no more of them than the text can show.
       for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
+        // mutant (speed) MethodExpression "keys[i]!": as for a text above, a whole key quoted is cut to the same characters.
+        // mutant (equivalent) ArithmeticOperator "SHOWN - 1": as for a text above.
         work.push(array ? item[i] : (item as Record<string, unknown>)[keys[i]!], new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`))
       }
     }

@@ -77,6 +77,8 @@ describe('config', () => {
     ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
     ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
     ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got [10])'],
+    ['include', 'x'.repeat(78), `include must be a list of tool-name patterns (strings) (got "${'x'.repeat(78)}")`],
+    ['include', 'x'.repeat(79), `include must be a list of tool-name patterns (strings) (got "${'x'.repeat(79)}…)`],
     ['resultAware', 'yes', 'resultAware must be true, false or a list of tool-name patterns (strings) (got "yes")'],
     ['resultAware', 1, 'resultAware must be true, false or a list of tool-name patterns (strings) (got 1)'],
     ['resultAware', ['job_output', 2], 'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])'],
