@@ -17,7 +17,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
-import { commandLine, configured } from '../src/replay/options.ts'
+import { commandLine, configured, unprefixed } from '../src/replay/options.ts'
 import { printable } from '../src/replay/text.ts'
 import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
 
@@ -79,7 +79,7 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, thresholds, output.color)) output.out(line)
   } catch (error) {
     // A config the plugin refuses at load, said as the demo's error.
-    output.err(printable(`${DEMO}: ${(error as Error).message.replace('repeat-tool-reminder: ', '')}`))
+    output.err(printable(`${DEMO}: ${unprefixed(error)}`))
     return 2
   } finally {
     // Disposing the harness writes out what the session persistence still holds.

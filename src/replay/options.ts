@@ -103,19 +103,17 @@ export async function readInput(file: string, limit: number): Promise<string> {
 
 /** The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a text saying what is wrong when it cannot be used. */
 async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
-  // The plugin's own messages start with its name, which the line already carries.
-  const why = (error: unknown) => (error as Error).message.replace(`${name}: `, '')
   let raw: Record<string, unknown>
   try {
     raw = configFrom(await readInput(file, CONFIG_BYTES))
     Config(raw as Partial<Config>)
   } catch (error) {
-    return `${file}: ${why(error)}`
+    return `${file}: ${unprefixed(error)}`
   }
   try {
     return Config({ ...raw, ...flags } as Partial<Config>)
   } catch (error) {
-    return `${file}, with the flags given: ${why(error)}`
+    return `${file}, with the flags given: ${unprefixed(error)}`
   }
 }
 
@@ -163,12 +161,17 @@ export function parse(argv: string[]): Request | undefined {
   })
 }
 
+/** An error's message without the plugin's name in front: a command's line carries its own. */
+export function unprefixed(error: unknown): string {
+  return (error as Error).message.replace(`${name}: `, '')
+}
+
 /** What `build` returns; a config the plugin refuses, said as an error of `command`. */
 export function configured<T>(command: string, build: () => T): T {
   try {
     return build()
   } catch (error) {
-    throw new Error(`${command}: ${(error as Error).message.replace(`${name}: `, '')}`)
+    throw new Error(`${command}: ${unprefixed(error)}`)
   }
 }
 
