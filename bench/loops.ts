@@ -8,11 +8,12 @@
  * labels and with them. Prints a Markdown table per set. Skips, saying so,
  * where the folder is missing: a clone of the package alone has none.
  */
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Config } from '../src/config.ts'
-import { readLabels, type Labels } from '../src/replay/labels.ts'
+import { readLabels, withRereads, type Labels } from '../src/replay/labels.ts'
 import { Scorer, type Score } from '../src/replay/score.ts'
 import { transcribe, type Transcript } from '../src/replay/transcript.ts'
 import { configFrom } from '../src/replay/profile.ts'
@@ -22,6 +23,9 @@ import { discover } from '../src/replay/logs.ts'
 import { LogReader } from '../src/replay/reader.ts'
 import { addProgress, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/candidates.ts'
 import { advise } from '../src/replay/suggest.ts'
+
+/** How a set's rereads file is named beside its loops file: `<set>.rereads.jsonl`. */
+const REREADS = '.rereads.jsonl'
 
 const ROOT = resolve(process.env.LOOPBENCH ?? join(import.meta.dirname, '..', '..', 'shared', 'loopbench'))
 
@@ -33,7 +37,9 @@ interface LoadedSet {
 
 async function load(set: string): Promise<LoadedSet> {
   const file = join(ROOT, 'labels', `${set}.jsonl`)
-  const labels = readLabels(file, await readFile(file, 'utf8'))
+  const loops = readLabels(file, await readFile(file, 'utf8'))
+  const rereadsFile = join(ROOT, 'labels', `${set}${REREADS}`)
+  const labels = existsSync(rereadsFile) ? withRereads(loops, readLabels(rereadsFile, await readFile(rereadsFile, 'utf8'), true)) : loops
   const found = await discover([join(ROOT, 'sessions', set)])
   const reader = new LogReader()
   const sessions = []
@@ -93,7 +99,7 @@ const fixed = (n: number | null) => n === null ? '–' : n.toFixed(2)
 async function main(): Promise<void> {
   let sets: string[]
   try {
-    sets = (await readdir(join(ROOT, 'labels'))).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort()
+    sets = (await readdir(join(ROOT, 'labels'))).filter((f) => f.endsWith('.jsonl') && !f.endsWith(REREADS)).map((f) => f.slice(0, -'.jsonl'.length)).sort()
   } catch {
     console.log(`bench:loops: skipped, no labeled loops at ${ROOT} (set LOOPBENCH to a folder with sessions/ and labels/)`)
     return
@@ -108,13 +114,14 @@ async function main(): Promise<void> {
       [`--suggest without labels: ${unlabeledLabel}`, unlabeled],
       [`--suggest with labels: ${labeledLabel}`, labeled],
     ]
-    const { episodes } = scoreOn(set, Config({}))
-    console.log(`\n${name}: ${set.sessions.length} labeled sessions; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear\n`)
-    console.log('| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency |')
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+    const { episodes, rereads } = scoreOn(set, Config({}))
+    console.log(`\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive\n`)
+    console.log('Recall, F1, share and latency are over the loops; precision over the loops and the rereads together; reread recall is of the stuck rereads.\n')
+    console.log('| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency | reread recall |')
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
     for (const [label, config] of configs) {
       const s = scoreOn(set, config)
-      console.log(`| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} |`)
+      console.log(`| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} | ${fixed(s.rereads.recall)} |`)
     }
   }
 }

@@ -52,8 +52,8 @@ describe('replay\'s work grows with its input, not with its square', { timeout: 
   })
 
   it('130,000 labeled episodes listed under --all', () => {
-    const episodes: EpisodeScore[] = Array.from({ length: 130_000 }, (_, i) => ({ session: 's', first: i + 1, last: i + 1, label: 'unclear', from: null, line: i + 1, firstReminder: null, caughtAt: null, saved: 0 }))
-    const score = { episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 130_000 }, caught: { 'stuck': 0, 'busy-poll': 0 }, recall: { 'stuck': null, 'busy-poll': null, 'overall': null }, right: 0, wrong: 0, precision: null, f1: 0, wasted: 0, saved: 0, shareOfWasted: null, latency: null }
+    const episodes: EpisodeScore[] = Array.from({ length: 130_000 }, (_, i) => ({ session: 's', first: i + 1, last: i + 1, label: 'unclear', from: null, line: i + 1, reread: false, firstReminder: null, caughtAt: null, saved: 0 }))
+    const score = { episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 130_000 }, caught: { 'stuck': 0, 'busy-poll': 0 }, recall: { 'stuck': null, 'busy-poll': null, 'overall': null }, right: 0, wrong: 0, precision: null, f1: 0, wasted: 0, saved: 0, shareOfWasted: null, latency: null, rereads: { episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 }, caught: 0, recall: null } }
     const text = render({ total: { ...emptyTotals(), sessions: 1 }, sessions: [], hidden: 0, advice: undefined, labels: { file: 'l', score, episodes }, episodes: true })
     expect(text.endsWith('  s calls 130000–130000 unclear: no reminder\n')).toBe(true)
   })

@@ -35,7 +35,7 @@ export interface ReplayDocument {
   config: Config
   sessions: SessionReport[]
   total: Totals
-  labels?: { file: string, score: Score, episodes: EpisodeScore[] }
+  labels?: { file: string, rereads?: string, score: Score, episodes: EpisodeScore[] }
   suggestions?: Suggestion[]
   escalation?: Escalation
   errors: { path: string, reason: string }[]
@@ -81,10 +81,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const pass = await replayAll(found.files, read, config, request, labels, terminal, progress)
     // Labels that do not fit the logs are reported, and nothing is scored from them.
     const problems = pass.scorer?.problems() ?? []
-    for (const problem of problems) terminal.fail(labels!.file, problem)
+    for (const { file, problem } of problems) terminal.fail(file, problem)
     // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
     if (pass.total.sessions === 0) return 1
-    const scored = pass.scorer !== undefined && problems.length === 0 ? { file: labels!.file, score: pass.scorer.score(), episodes: pass.scorer.episodes() } : undefined
+    const scored = pass.scorer !== undefined && problems.length === 0 ? { file: labels!.file, ...labels!.rereads === undefined ? {} : { rereads: labels!.rereads }, score: pass.scorer.score(), episodes: pass.scorer.episodes() } : undefined
     // Whatever failed the first time was reported then.
     let again = 0
     const reread = (file: string) => {

@@ -28,11 +28,15 @@ export interface Episode {
   from: number | null
   /** The line of the labels file it came from. */
   line: number
+  /** Whether it came from a rereads file: scored for precision and reread recall, never for the loops' recall. */
+  reread: boolean
 }
 
-/** Episodes read from a labels file, by session, each session's in the order of the file. */
+/** Episodes read from a labels file (and, with {@link withRereads}, a rereads file), by session, each session's in the order of the files. */
 export interface Labels {
   file: string
+  /** The rereads file whose episodes were added, if any. */
+  rereads?: string
   sessions: Map<string, Episode[]>
 }
 
@@ -44,14 +48,14 @@ export interface Labels {
  * short excerpt of what is wrong. Linear in the file but for one sort of each
  * session's episodes.
  */
-export function readLabels(file: string, text: string): Labels {
+export function readLabels(file: string, text: string, reread = false): Labels {
   const sessions = new Map<string, Episode[]>()
   const lines = text.split('\n')
   let failure: { line: number, what: string } | undefined
   for (let i = 0; i < lines.length && failure === undefined; i++) {
     const source = lines[i]!.trim()
     if (source === '') continue
-    const episode = parseEpisode(source, i + 1)
+    const episode = parseEpisode(source, i + 1, reread)
     if (typeof episode === 'string') failure = { line: i + 1, what: episode }
     else {
       const list = sessions.get(episode.session)
@@ -67,6 +71,25 @@ export function readLabels(file: string, text: string): Labels {
   }
   if (failure !== undefined) throw new Error(problem(failure.line, failure.what))
   return { file, sessions }
+}
+
+/**
+ * The loops' labels with a rereads file's episodes added: the shared loop
+ * benchmark's second kind of stretch, a call answering what a call shortly
+ * before already answered. Throws, naming the rereads file's line, on a reread
+ * that shares a call with a loop episode of its session.
+ */
+export function withRereads(loops: Labels, rereads: Labels): Labels {
+  const sessions = new Map([...loops.sessions].map(([id, list]) => [id, [...list]]))
+  for (const [id, list] of rereads.sessions) {
+    const own = sessions.get(id) ?? []
+    for (const episode of list) {
+      const loop = own.find((e) => !e.reread && overlaps(e, episode))
+      if (loop !== undefined) throw new Error(problem(episode.line, `calls ${episode.first}–${episode.last} overlap the loop episode on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`))
+    }
+    sessions.set(id, [...own, ...list])
+  }
+  return { file: loops.file, rereads: rereads.file, sessions }
 }
 
 /** What is wrong with a labels line, as a person reads it. */
@@ -107,7 +130,7 @@ function firstOverlap(list: readonly Episode[]): { line: number, what: string } 
 }
 
 /** One line as an episode, or what is wrong with it. */
-function parseEpisode(source: string, line: number): Episode | string {
+function parseEpisode(source: string, line: number, reread: boolean): Episode | string {
   const value = parsed(source)
   if (!isRecord(value)) return 'not a JSON object'
   const raw = fields(source)
@@ -128,7 +151,7 @@ function parseEpisode(source: string, line: number): Episode | string {
   } else if (from !== null) {
     return `"from" must be null for a ${label} episode, not ${shown('from')}`
   }
-  return { session, first, last, label: label as Label, from: from as number | null, line }
+  return { session, first, last, label: label as Label, from: from as number | null, line, reread }
 }
 
 /** The most characters of a value a message quotes. */

@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
-import { readLabels, type Labels } from './labels.ts'
+import { readLabels, withRereads, type Labels } from './labels.ts'
 import { reason } from './logs.ts'
 import { configFrom } from './profile.ts'
 import { grouped } from './text.ts'
@@ -29,6 +29,8 @@ ${flagsHelp(32)}
   --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
                                 config object; the flags above override its keys
   --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
+  --rereads FILE                with --labels: labeled rereads too, judged for precision and reread
+                                recall
   --suggest                     compare a few configs on the same sessions and recommend one
   --top N                       detail the N sessions that looped most (default 10)
   --all                         detail every session
@@ -49,6 +51,8 @@ export interface Request {
   paths: string[]
   /** The labels file, with `--labels`. */
   labels: string | undefined
+  /** The rereads file, with `--rereads`. */
+  rereads: string | undefined
   json: boolean
   suggest: boolean
   /** How many looping sessions the text report details; Infinity with `--all`. */
@@ -67,7 +71,14 @@ export async function loadInputs(request: Request): Promise<Inputs | string> {
   if (typeof config === 'string') return config
   const labels = request.labels === undefined ? undefined : await loadLabels(request.labels)
   if (typeof labels === 'string') return labels
-  return { config, labels }
+  if (labels === undefined || request.rereads === undefined) return { config, labels }
+  const rereads = await loadLabels(request.rereads, true)
+  if (typeof rereads === 'string') return rereads
+  try {
+    return { config, labels: withRereads(labels, rereads) }
+  } catch (error) {
+    return `${request.rereads}: ${(error as Error).message}`
+  }
 }
 
 /** The most bytes a `--config` file may have: a config is a few hundred, a profile's patch file a few thousand. */
@@ -118,9 +129,9 @@ async function loadConfig(file: string, flags: Request['flags']): Promise<Config
 }
 
 /** Read and check a labels file; a text saying what is wrong when it cannot be used. */
-async function loadLabels(file: string): Promise<Labels | string> {
+async function loadLabels(file: string, rereads = false): Promise<Labels | string> {
   try {
-    return readLabels(file, await readInput(file, LABELS_BYTES))
+    return readLabels(file, await readInput(file, LABELS_BYTES), rereads)
   } catch (error) {
     return `${file}: ${(error as Error).message}`
   }
@@ -139,6 +150,7 @@ export function parse(argv: string[]): Request | undefined {
       ...configOptions,
       config: { type: 'string' },
       labels: { type: 'string' },
+      rereads: { type: 'string' },
       suggest: { type: 'boolean', default: false },
       top: { type: 'string' },
       all: { type: 'boolean', default: false },
@@ -151,13 +163,14 @@ export function parse(argv: string[]): Request | undefined {
   if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
   if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
   if (paths.length === 0) throw new Error(`${REPLAY}: needs at least one session file or sessions root`)
+  if (values.rereads !== undefined && values.labels === undefined) throw new Error(`${REPLAY}: --rereads needs --labels`)
   if (values.all && values.top !== undefined) throw new Error(`${REPLAY}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
   if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
   // Judged alone first, so that a bad flag is named as such even beside a config file.
   return configured(REPLAY, () => {
     const flags = configFromFlags(values)
-    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, json: values.json, suggest: values.suggest, top }
+    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, rereads: values.rereads, json: values.json, suggest: values.suggest, top }
   })
 }
 

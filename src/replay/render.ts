@@ -34,7 +34,7 @@ export interface Shown {
   hidden: number
   advice: Advice | undefined
   /** With `--labels`: the config's score on the labeled loops, and every episode's. */
-  labels?: { file: string, score: Score, episodes: EpisodeScore[] } | undefined
+  labels?: { file: string, rereads?: string, score: Score, episodes: EpisodeScore[] } | undefined
   /** Whether to list every labeled episode (`--all`). */
   episodes?: boolean
 }
@@ -54,7 +54,7 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
   ]
   // Appended one by one: a list of a hundred thousand episodes is no argument list.
   if (labels !== undefined) {
-    lines.push('', ...scoreLines(labels.file, labels.score))
+    lines.push('', ...scoreLines(labels.file, labels.score, labels.rereads))
     if (episodes) for (const e of labels.episodes) lines.push(episodeLine(e))
   }
   if (suggested !== undefined) lines.push('', ...advice(suggested))
@@ -151,13 +151,17 @@ function spent({ calls, argumentChars, resultChars }: LoopCost): string {
 }
 
 /** A config's score on labeled loops, as the shared loop benchmark defines it. */
-function scoreLines(file: string, s: Score): string[] {
-  const { episodes, caught } = s
+function scoreLines(file: string, s: Score, rereadsFile: string | undefined): string[] {
+  const { episodes, caught, rereads } = s
   const labeled = episodes.stuck + episodes['busy-poll'] + episodes.productive + episodes.unclear
+  const more = rereadsFile === undefined ? [] : [
+    `  with the rereads (${printable(rereadsFile)}: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive, ${rereads.episodes.unclear} unclear) judged for precision too; reread recall ${ratio(rereads.recall)} (stuck ${rereads.caught} of ${rereads.episodes.stuck})`,
+  ]
   return [
     `scored on labeled loops (${printable(file)}: ${count(labeled, 'episode')}; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear):`,
     `  recall ${ratio(s.recall.overall)} (stuck ${caught.stuck} of ${episodes.stuck}, busy-poll ${caught['busy-poll']} of ${episodes['busy-poll']}), precision ${ratio(s.precision)} (${s.right} right, ${s.wrong} wrong), F1 ${ratio(s.f1)}`,
     `  wasted calls ${s.wasted}, of which a reminder could have saved ${s.saved} (${ratio(s.shareOfWasted)}); latency ${s.latency === null ? '–' : count(s.latency, 'call')} (median)`,
+    ...more,
   ]
 }
 

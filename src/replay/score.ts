@@ -46,6 +46,8 @@ export interface Score {
   shareOfWasted: number | null
   /** The median of (first reminder at or past `from`) − `from` over caught loops; null when none was caught. */
   latency: number | null
+  /** With a rereads file: its episodes by label, and its `stuck` ones caught; judged for precision, never counted in the loops' recall. */
+  rereads: { episodes: Record<Label, number>, caught: number, recall: number | null }
 }
 
 /**
@@ -56,7 +58,7 @@ export interface Score {
 export class Scorer {
   private readonly labels: Labels
   private readonly seen = new Set<string>()
-  private readonly wrongLabels: { line: number, what: string }[] = []
+  private readonly wrongLabels: { episode: Episode, what: string }[] = []
   private readonly latencies: number[] = []
   private readonly scored: EpisodeScore[] = []
   private readonly sum = {
@@ -66,6 +68,8 @@ export class Scorer {
     wrong: 0,
     wasted: 0,
     saved: 0,
+    rereads: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 },
+    rereadsCaught: 0,
   }
 
   constructor(labels: Labels) {
@@ -81,13 +85,13 @@ export class Scorer {
     const episodes = this.labels.sessions.get(session)
     if (episodes === undefined) return undefined
     if (this.seen.has(session)) {
-      this.wrongLabels.push({ line: episodes[0]!.line, what: `session ${JSON.stringify(session)} is in more than one of the replayed logs` })
+      this.wrongLabels.push({ episode: episodes[0]!, what: `session ${JSON.stringify(session)} is in more than one of the replayed logs` })
       return undefined
     }
     this.seen.add(session)
     const beyond = episodes.find((e) => e.last > calls)
     if (beyond !== undefined) {
-      this.wrongLabels.push({ line: beyond.line, what: `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}` })
+      this.wrongLabels.push({ episode: beyond, what: `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}` })
       return undefined
     }
     const withheld = new Set(marks.withheld)
@@ -108,21 +112,22 @@ export class Scorer {
     return scored
   }
 
-  /** What in the labels does not fit the replayed logs, in line order: a call past a session's end, a session in two logs, a session no log has. */
-  problems(): string[] {
+  /** What in the labels does not fit the replayed logs, by file in line order: a call past a session's end, a session in two logs, a session no log has. */
+  problems(): { file: string, problem: string }[] {
     const missing = [...this.labels.sessions].filter(([id]) => !this.seen.has(id))
-      .map(([session, episodes]) => ({ line: episodes[0]!.line, what: `session ${JSON.stringify(session)} is in none of the replayed logs` }))
-    return [...this.wrongLabels, ...missing].sort((a, b) => a.line - b.line).map((p) => problem(p.line, p.what))
+      .map(([session, episodes]) => ({ episode: episodes[0]!, what: `session ${JSON.stringify(session)} is in none of the replayed logs` }))
+    return [...this.wrongLabels, ...missing].sort((a, b) => inFileOrder(a.episode, b.episode))
+      .map((p) => ({ file: p.episode.reread ? this.labels.rereads! : this.labels.file, problem: problem(p.episode.line, p.what) }))
   }
 
-  /** Every episode scored so far, in the order of the labels file. */
+  /** Every episode scored so far, in the order of the labels file, then the rereads file. */
   episodes(): EpisodeScore[] {
-    return [...this.scored].sort((a, b) => a.line - b.line)
+    return [...this.scored].sort(inFileOrder)
   }
 
   /** The score so far. */
   score(): Score {
-    const { episodes, caught, right, wrong, wasted, saved } = this.sum
+    const { episodes, caught, right, wrong, wasted, saved, rereads, rereadsCaught } = this.sum
     const loops = episodes.stuck + episodes['busy-poll']
     const recall = ratio(caught.stuck + caught['busy-poll'], loops)
     const precision = ratio(right, right + wrong)
@@ -138,14 +143,16 @@ export class Scorer {
       saved,
       shareOfWasted: ratio(saved, wasted),
       latency: median(this.latencies),
+      rereads: { episodes: { ...rereads }, caught: rereadsCaught, recall: ratio(rereadsCaught, rereads.stuck) },
     }
   }
 
   private episode(episode: Episode, within: number[], withheld: ReadonlySet<number>): EpisodeScore {
     const { label, from, last } = episode
-    this.sum.episodes[label]++
     const mark = within[0] ?? null
     const result: EpisodeScore = { ...episode, firstReminder: mark, caughtAt: null, saved: 0 }
+    if (episode.reread) return this.reread(result, within)
+    this.sum.episodes[label]++
     if (!isLoop(label)) {
       if (label === 'productive' && mark !== null) this.sum.wrong++
       return result
@@ -164,6 +171,28 @@ export class Scorer {
     this.latencies.push(at - from!)
     return result
   }
+
+  /** A reread scored: its first mark judged as a loop's is, and a `stuck` one caught by a mark from `from` on; nothing else of the loops' figures. */
+  private reread(result: EpisodeScore, within: readonly number[]): EpisodeScore {
+    const { label, from } = result
+    this.sum.rereads[label]++
+    const mark = result.firstReminder
+    if (mark !== null && label !== 'unclear') {
+      if (isLoop(label) && mark >= from!) this.sum.right++
+      else this.sum.wrong++
+    }
+    const at = isLoop(label) ? within.find((n) => n >= from!) : undefined
+    if (at !== undefined) {
+      result.caughtAt = at
+      if (label === 'stuck') this.sum.rereadsCaught++
+    }
+    return result
+  }
+}
+
+/** Episodes in the order of their files: the labels file's, then the rereads file's, each by line. */
+function inFileOrder(a: Episode, b: Episode): number {
+  return Number(a.reread) - Number(b.reread) || a.line - b.line
 }
 
 /** The index of the first of the ascending `values` at or past `n`, found by halving; their length when none is. */
