@@ -23,6 +23,7 @@ import { discover } from '../src/replay/logs.ts'
 import { LogReader } from '../src/replay/reader.ts'
 import { addProgress, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/candidates.ts'
 import { advise } from '../src/replay/suggest.ts'
+import { loadShell } from '../src/shell.ts'
 
 /** How a set's rereads file is named beside its loops file: `<set>.rereads.jsonl`. */
 const REREADS = '.rereads.jsonl'
@@ -96,6 +97,9 @@ async function recommended(): Promise<Config> {
 
 const fixed = (n: number | null) => n === null ? '–' : n.toFixed(2)
 
+/** Extra configs to score beside the README's, as JSON objects over it: `LOOPS_TRY='{"rereads":true}'`, several separated by `;`. */
+const TRY = (process.env.LOOPS_TRY ?? '').split(';').filter((t) => t.trim() !== '')
+
 async function main(): Promise<void> {
   let sets: string[]
   try {
@@ -104,6 +108,7 @@ async function main(): Promise<void> {
     console.log(`bench:loops: skipped, no labeled loops at ${ROOT} (set LOOPBENCH to a folder with sessions/ and labels/)`)
     return
   }
+  await loadShell()
   const readme = await recommended()
   for (const name of sets) {
     const set = await load(name)
@@ -113,6 +118,7 @@ async function main(): Promise<void> {
       ['the README\'s recommended config', readme],
       [`--suggest without labels: ${unlabeledLabel}`, unlabeled],
       [`--suggest with labels: ${labeledLabel}`, labeled],
+      ...TRY.map((t): [string, Config] => [`the README's with ${t}`, Config({ ...readme, ...JSON.parse(t) as object })]),
     ]
     const { episodes, rereads } = scoreOn(set, Config({}))
     console.log(`\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive\n`)

@@ -11,7 +11,7 @@ import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { canonical, sameArguments } from './arguments.ts'
 import type { Config } from './config.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
-import { outcome, type Outcome } from './results.ts'
+import { failed, outcome, type Outcome } from './results.ts'
 
 /** One call as it is compared. */
 export interface Call {
@@ -21,6 +21,26 @@ export interface Call {
   ignored: readonly string[]
   /** With `resultAware` for its tool, its outcome as compared; otherwise undefined. */
   outcome: Outcome | undefined
+  /** With `rereads` or `sameFailure`: its outcome as those rules compare it, whatever `resultAware` says; otherwise undefined. */
+  seen?: Outcome | undefined
+  /** With `sameFailure`: whether its result says it failed. */
+  failed?: boolean
+  /** With `rereads`, once asked: what it reads and changes (`rereads.ts`). */
+  reads?: Reads
+}
+
+/** What a call reads and changes, as `rereads` judges it. */
+export interface Reads {
+  /** Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash` command that only reads. */
+  readOnly: boolean
+  /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
+  navigation: boolean
+  /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
+  view: boolean
+  /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
+  question: string | undefined
+  /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
+  writes: readonly string[] | undefined
 }
 
 /** What a result is made of, as the tool pipeline and a log both carry it. */
@@ -37,7 +57,11 @@ export interface Comparison {
   ignored(tool: string): readonly string[]
   /** Whether calls to `tool` are compared by their outcomes too (`resultAware`). */
   comparesOutcome(tool: string): boolean
-  /** A call as compared: its outcome taken from `result` only when its tool compares outcomes. */
+  /** Whether calls to `tool` change nothing by their tool alone (`readOnlyTools`). */
+  readOnly(tool: string): boolean
+  /** Whether calls to `tool` only move a view (`navigationTools`). */
+  navigation(tool: string): boolean
+  /** A call as compared: its outcome taken from `result` only when its tool compares outcomes (and for `rereads` and `sameFailure`, always). */
   call(tool: string, args: unknown, result: Result): Call
   /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
   sameCall(a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>): boolean
@@ -51,6 +75,11 @@ export interface ComparedBy {
   exclude: readonly string[]
   ignoreArguments: readonly string[]
   resultAware: boolean | readonly string[]
+  maskNoise?: boolean
+  sameFailure?: boolean
+  rereads?: boolean
+  readOnlyTools?: readonly string[]
+  navigationTools?: readonly string[]
 }
 
 /** The comparison each config makes, built once per config object: a config is never changed once judged, and its filters can be large. */
@@ -73,11 +102,28 @@ function build(config: ComparedBy): Comparison {
       : anyOf(config.resultAware)
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const sameCall = (a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
+  const noise = config.maskNoise === true
+  const seen = config.rereads === true || config.sameFailure === true
+  const failures = config.sameFailure === true
+  const call = (tool: string, args: unknown, result: Result): Call => {
+    const compared = resultAware(tool) ? outcome(tool, args, result.isError, result.content, noise) : undefined
+    if (!seen) return { tool, args, ignored: ignored(tool), outcome: compared }
+    return {
+      tool,
+      args,
+      ignored: ignored(tool),
+      outcome: compared,
+      seen: compared ?? outcome(tool, args, result.isError, result.content, noise),
+      failed: failures && failed(result.isError, result.content),
+    }
+  }
   return {
     tracked,
     ignored,
     comparesOutcome: resultAware,
-    call: (tool, args, result) => ({ tool, args, ignored: ignored(tool), outcome: resultAware(tool) ? outcome(tool, args, result.isError, result.content) : undefined }),
+    readOnly: anyOf(config.readOnlyTools ?? []),
+    navigation: anyOf(config.navigationTools ?? []),
+    call,
     sameCall,
     key: (call) => `${call.tool}\n${canonical(call.args, call.ignored)}`,
   }

@@ -25,7 +25,25 @@ export interface Config {
   maxCyclePeriod: number
   remindEvery: number
   blockAt: number
+  maskNoise: boolean
+  sameFailure: boolean
+  rereads: boolean
+  readOnlyTools: string[]
+  navigationTools: string[]
 }
+
+/**
+ * The tools `rereads` takes to change nothing by default: dsh's own readers
+ * (`read`, `read_image`, `grep`, `glob`, `job_output`, `job_list`), and the
+ * readers of harnesses whose sessions are replayed as dsh logs: Claude Code's,
+ * Gemini CLI's and SWE-agent's searches.
+ */
+const READ_ONLY_TOOLS = [
+  'read', 'read_image', 'grep', 'glob', 'job_output', 'job_list',
+  'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch',
+  'read_file', 'read_many_files', 'list_directory', 'search_file_content',
+  'search_file', 'search_dir', 'find_file',
+]
 
 /** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
 function reject(rule: string, value: unknown): never {
@@ -61,6 +79,16 @@ export const fields = Schema.object({
     'Opt-in: past the last threshold, remind again every this many repeats; 0 stays silent.'),
   blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
     'Opt-in: from this run length on, withhold every further call, denied before it runs where its result cannot decide the run; 0 never withholds.'),
+  maskNoise: field(bool('maskNoise'), false,
+    'Opt-in: outcomes are compared with durations, clock times, dates, process ids, temporary paths and long hex ids masked.'),
+  sameFailure: field(bool('sameFailure'), false,
+    'Opt-in: calls to one tool that fail in a row with the same error text count as a run whatever their arguments.'),
+  rereads: field(bool('rereads'), false,
+    'Opt-in: remind a call that returns what the same call (or a `bash` read asking the same in other words) returned up to 6 calls back, with only reads between.'),
+  readOnlyTools: field(patternList('readOnlyTools'), [...READ_ONLY_TOOLS],
+    'For `rereads`: the tools that change nothing, as `*` patterns; `bash` commands are judged by a shell parser.'),
+  navigationTools: field(patternList('navigationTools'), ['open', 'goto', 'scroll_up', 'scroll_down'],
+    'For `rereads`: the tools that only move a view, whose results depend on where it is; they change nothing, and are never reminded as rereads.'),
 })
 
 /** What an option means, as its schema describes it. */
@@ -195,11 +223,11 @@ function integerIn(key: keyof Config, min: number, max: number, rule: string) {
     : reject(`${key} must be ${rule}`, value)
 }
 
-function bool(key: 'cycles' | 'relapse') {
+function bool(key: 'cycles' | 'relapse' | 'maskNoise' | 'sameFailure' | 'rereads') {
   return (value: unknown): boolean => typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
 }
 
-function patternList(key: 'include' | 'exclude' | 'resultAware') {
+function patternList(key: 'include' | 'exclude' | 'resultAware' | 'readOnlyTools' | 'navigationTools') {
   return (value: unknown): string[] => {
     if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
       reject(`${key} must be a list of tool-name patterns (strings)`, value)

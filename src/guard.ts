@@ -11,8 +11,9 @@ import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call, type Comparison } from './compare.ts'
 import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
-import { reminder, withheldResult, type Loop } from './reminders.ts'
-import { jobOf, sameOutcome } from './results.ts'
+import { rereadReminder, reminder, withheldResult, type Loop } from './reminders.ts'
+import { failureText, jobOf, sameOutcome } from './results.ts'
+import { findReread, REREAD_WINDOW } from './rereads.ts'
 
 export type { Call, Cycle }
 
@@ -23,6 +24,14 @@ export type { Call, Cycle }
  * at its 4th, 6th and 9th read.
  */
 export const FAIR_POLLS = 2
+
+/**
+ * How many calls to one tool that fail the same way with other arguments are
+ * fair before they count as a loop (`sameFailure`): two tries are. Such a run
+ * is measured one call late, so with thresholds 2, 4, 7 it is reminded at its
+ * 3rd, 5th and 8th call.
+ */
+export const FAIR_FAILURES = 2
 
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
 // mutant (equivalent) ObjectLiteral "{}": deny compares only calls whose tool compares no outcomes, and compared.call reads a result only for a tool that does: this one is never read.
@@ -83,6 +92,10 @@ interface AgentState extends CycleState {
   resumed: boolean
   /** With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a call is in it at most once. */
   interrupted: { call: Call, counted: number }[]
+  /** With `sameFailure`: whether the run went on through a call with other arguments that failed the same way. */
+  failing: boolean
+  /** With `rereads`: the calls before the latest, oldest first, at most {@link REREAD_WINDOW}. */
+  history: Call[]
 }
 
 /** Build the guard for a config that {@link Config} has validated. */
@@ -143,12 +156,17 @@ class RepeatGuard implements Guard {
     let cycle: Cycle | undefined
     if (state === undefined) {
       // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": streaks are read only at indexes 2 and up, each set before it is read; an entry at index 0 is never read.
-      state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0 }
+      state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0, failing: false, history: [] }
       this.states.set(agent, state)
     } else {
       cycle = this.advance(state, call)
     }
     const { measured, remind, block, text } = this.judge(call, state, cycle)
+    const reread = this.config.rereads && !remind && state.length === 1 ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b)) : undefined
+    if (this.config.rereads) {
+      state.history.push(call)
+      if (state.history.length > REREAD_WINDOW) state.history.shift()
+    }
     // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
     this.pending = undefined
     // mutant (speed) ConditionalExpression "true": with blockAt 0 deny never runs, so no call is open: deleting finds nothing.
@@ -158,7 +176,9 @@ class RepeatGuard implements Guard {
       length: state.length,
       counted: state.counted,
       cycle,
-      reminder: remind ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars) : undefined,
+      reminder: remind ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars)
+        : reread === undefined ? undefined
+          : rereadReminder(tool, reread.back, reread.otherWords, this.config.argumentsPreviewChars),
       withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
     }
@@ -178,7 +198,7 @@ class RepeatGuard implements Guard {
     // mutant (speed) ObjectLiteral "{}": a memo for no call is never read: every comparison is made afresh, with the same answers.
     this.pending = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
-    const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks] }
+    const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks], history: state.history }
     const { block, text } = this.judge(call, copy, this.advance(copy, call))
     if (!block) return undefined
     return (withheldResult(text!, false)[0] as { text: string }).text
@@ -205,17 +225,25 @@ class RepeatGuard implements Guard {
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
   private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
+  /** With `sameFailure`: whether `b` fails as `a` did, a call to the same tool with the same error text, whatever the arguments. */
+  private sameFailure(a: Call, b: Call): boolean {
+    return this.config.sameFailure && a.tool === b.tool && a.failed === true && b.failed === true && sameOutcome(a.seen, b.seen)
+  }
+
   /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
   private advance(state: AgentState, call: Call): Cycle | undefined {
-    const identical = this.same(state.last, call)
+    const same = this.same(state.last, call)
+    const identical = same || this.sameFailure(state.last, call)
     if (identical) {
       state.length++
       state.counted++
+      if (!same) state.failing = true
     } else {
       const back = this.config.relapse ? this.resume(state, call) : undefined
       state.length = 1
       state.counted = (back ?? 0) + 1
       state.resumed = back !== undefined
+      state.failing = false
     }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
     state.last = call
@@ -242,20 +270,22 @@ class RepeatGuard implements Guard {
   }
 
   /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
-  private judge(call: Call, { counted, resumed }: AgentState, cycle: Cycle | undefined): Judgement {
+  private judge(call: Call, { counted, resumed, failing }: AgentState, cycle: Cycle | undefined): Judgement {
     const { blockAt, argumentsPreviewChars: cap } = this.config
     // The run a reminder or block is about: the cycle when there is one, else the identical run.
     const current = cycle?.length ?? counted
     // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
     const poll = cycle === undefined && call.outcome?.running !== undefined
-    const measured = poll ? current - FAIR_POLLS + 1 : current
+    // A run of the same failure with other arguments, measured from its second call (FAIR_FAILURES).
+    const failure = cycle === undefined && failing
+    const measured = poll ? current - FAIR_POLLS + 1 : failure ? current - FAIR_FAILURES + 1 : current
     const remind = (cycle?.complete ?? true) && this.due(measured)
     const block = blockAt > 0 && measured >= blockAt
     // Texts are built only when due: most calls need none.
     const calls = cycle?.calls ?? [call]
     // mutant (speed) ConditionalExpression "true": building the text when nothing is due only costs time; it is read only when due.
     const text = remind || block
-      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined }
+      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined, failure: failure ? failureText(call.seen) : undefined }
       : undefined
     return { measured, remind, block, text }
   }

@@ -27,6 +27,8 @@ export interface Loop {
   resumed: boolean
   /** For a busy poll (non-blocking reads of a background job that is still running): the job's id as the calls name it. */
   job?: string | undefined
+  /** For a run of calls that failed the same way whatever their arguments (`sameFailure`): the error, quoted short. */
+  failure?: string | undefined
 }
 
 /** How a text words a run that the defaults do not make: arguments left out of the comparison, a run resumed after other calls. */
@@ -68,6 +70,23 @@ export function cycleReminder(calls: { tool: string, preview: string }[], length
     + 'This sequence is making no progress. Do not run it again with the same arguments. '
     + 'Inspect the latest results and choose a different action or different arguments, '
     + 'or finish if you already have enough evidence.'
+}
+
+/** The reminder for calls to one tool that failed the same way, whatever their arguments (`sameFailure`). */
+export function failureReminder(tool: string, length: number, error: string): string {
+  return `Reminder: your last ${length} calls to \`${tool}\` failed with the same error, whatever their arguments:\n`
+    + `${error}\n`
+    + 'Another call like them will fail the same way. Read the error and deal with its cause, '
+    + 'or take a different approach.'
+}
+
+/** The reminder for a call that returned what an earlier call returned, with nothing between them changing anything (`rereads`); `earlier` is that call, quoted, when it asked in other words. */
+export function rereadText(back: number, earlier?: string): string {
+  const asked = earlier === undefined
+    ? `this call returned exactly what the same call returned ${back} ${back === 1 ? 'call' : 'calls'} ago`
+    : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ago asked (${earlier}), and returned exactly the same`
+  return `Reminder: ${asked}, and no call between them changed anything. `
+    + 'You already had this result: work from it instead of asking again, or ask something new.'
 }
 
 /** The short reminder for a busy poll, at the first threshold. */
@@ -122,9 +141,16 @@ export function withheldPollFeedback(job: string, length: number, wording: Wordi
 /** What a summary marks a busy poll's notice with. */
 const POLL_MARK = ' (busy poll)'
 
+/** What a summary marks a reread's notice with. */
+const REREAD_MARK = ' (reread)'
+
+/** What a summary marks the notice of a run of the same failure with. */
+const FAILURE_MARK = ' (same failure)'
+
 /** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output × 3 (busy poll)`. */
 export function summary(loop: Loop): string {
-  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${loop.job === undefined ? '' : POLL_MARK}`)
+  const mark = loop.job !== undefined ? POLL_MARK : loop.failure !== undefined ? FAILURE_MARK : ''
+  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${mark}`)
 }
 
 /** Which text a notice in a log was: the short one (the first threshold's), the detailed one (a later threshold's), or a cycle's. */
@@ -162,6 +188,7 @@ export function reminder(loop: Loop, firstThreshold: boolean, cap: number): User
   const how = wording(loop)
   const text = job !== undefined
     ? firstThreshold ? shortPollReminder(job, how) : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
+    : loop.failure !== undefined ? failureReminder(call!.tool, length, loop.failure)
     : calls.length > 1
     ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })), length, sameResults, how)
     : firstThreshold
@@ -170,6 +197,15 @@ export function reminder(loop: Loop, firstThreshold: boolean, cap: number): User
   return createUserMessage({
     content: [{ type: 'text', text }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(loop) },
+  })
+}
+
+/** The notice for a reread of `tool`, `back` calls after the call it repeats; `earlier` is that call when it asked in other words. */
+export function rereadReminder(tool: string, back: number, earlier: QuotedCall | undefined, cap: number): UserMessage {
+  const quoted = earlier === undefined ? undefined : `\`${earlier.tool} ${argumentsPreview(earlier.args, cap, earlier.ignored)}\``
+  return createUserMessage({
+    content: [{ type: 'text', text: rereadText(back, quoted) }],
+    source: { kind: 'plugin', plugin: name, form: 'notice', summary: boundContextSummary(`${tool} × 2${REREAD_MARK}`) },
   })
 }
 

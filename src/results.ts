@@ -10,6 +10,7 @@
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview, isRecord, preview, sameJson } from './arguments.ts'
+import { maskNoise } from './noise.ts'
 
 /**
  * What a result-aware call compares besides its arguments: the error flag and
@@ -56,14 +57,51 @@ const NOTICE = ' result stored at: '
 /** `dsh-tool-bash`'s whole result for a command started in the background: `started background job <id>`. */
 const BACKGROUND = 'started background job '
 
-/** The outcome of a call to `tool` with `args` as `resultAware` compares it. */
-export function outcome(tool: string, args: unknown, isError: boolean, content: readonly ContentBlock[]): Outcome {
+/** The outcome of a call to `tool` with `args` as `resultAware` compares it; with `noise`, its noise masked too (`maskNoise`). */
+export function outcome(tool: string, args: unknown, isError: boolean, content: readonly ContentBlock[], noise = false): Outcome {
   if (tool === JOB_READ && !isError) {
     if (isRecord(args) && args.wait === true) return { isError, content: undefined, waited: true }
     const status = jobStatus(content)
     if (UNFINISHED.has(status)) return { isError, content: undefined, running: status! }
   }
-  return masked(isError, content)
+  return masked(isError, content, noise)
+}
+
+/**
+ * The last lines by which `dsh-tool-bash` says a command failed: `[exit code: N]`
+ * for a nonzero exit, `[killed by signal: …]`, `[timed out after …]`, and
+ * `[sandbox: file access denied …]` for a policy denial.
+ */
+const FAILURE_MARKERS = ['[exit code: ', '[killed by signal: ', '[timed out after ', '[sandbox: ']
+
+/** How mini-swe-agent, whose sessions are replayed as dsh logs too, wraps every command's result: `<returncode>N</returncode>` then the output between `<output>` tags. */
+const RETURN_CODE = /^<returncode>(\d+)<\/returncode>\s*(?:<output>|<warning>)?/
+
+/** What dsh's bash writes for a command that printed nothing. */
+const NO_OUTPUT = '(no output)'
+
+/**
+ * Whether a result says its call failed with an error to show for it: an
+ * error result, a text whose last line (before a spill notice) is one of
+ * dsh's failure markers, or one that opens with a nonzero `<returncode>`;
+ * and, besides those, some output: a search that found nothing fails with
+ * no error text, and two of them are not the same failure.
+ */
+export function failed(isError: boolean, content: readonly ContentBlock[]): boolean {
+  const block = content.at(-1)
+  if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return isError && content.length > 0
+  const code = RETURN_CODE.exec(block.text)
+  if (code !== null) return (isError || code[1] !== '0') && /\w/.test(block.text.slice(code[0].length).replace(/<\/output>\s*$/, ''))
+  const text = beforeSpillNotice(block.text)
+  let body = text
+  for (let end = body.lastIndexOf('\n'); end >= 0 && isMarker(body.slice(end + 1)); end = body.lastIndexOf('\n')) body = body.slice(0, end)
+  const marked = body !== text || isMarker(text)
+  return (isError || marked) && !isMarker(body) && body.trim() !== NO_OUTPUT && body.trim() !== ''
+}
+
+/** Whether a line is one of dsh's failure markers. */
+function isMarker(line: string): boolean {
+  return line.endsWith(']') && FAILURE_MARKERS.some((marker) => line.startsWith(marker))
 }
 
 /** Whether a call reads, with `wait: true`, the job that an earlier non-blocking read of `job_output` read: a poll turned into a wait. */
@@ -106,15 +144,28 @@ function beforeSpillNotice(text: string): string {
   return spilled ? text.slice(0, start - 2) : text
 }
 
-/** The content with dsh's locators masked. */
-function masked(isError: boolean, content: readonly ContentBlock[]): Outcome {
+/** The most characters of an error a reminder quotes: its end, where a command's error usually is. */
+const FAILURE_QUOTED = 200
+
+/** A failed call's error as a reminder quotes it: the end of its result's text, at most {@link FAILURE_QUOTED} characters, from a line's start where one is near. */
+export function failureText(outcome: Outcome | undefined): string {
+  const blocks = Array.isArray(outcome?.content) ? outcome.content as unknown[] : []
+  const text = blocks.map((b) => isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '').join('\n').trim()
+  if (text.length <= FAILURE_QUOTED) return text
+  const tail = text.slice(-FAILURE_QUOTED)
+  const line = tail.indexOf('\n')
+  return `…${line < 0 ? tail : tail.slice(line + 1)}`
+}
+
+/** The content with dsh's locators masked, and with `noise` its noise too. */
+function masked(isError: boolean, content: readonly ContentBlock[], noise: boolean): Outcome {
   let masked: ContentBlock[] | undefined
   // mutant (equivalent) EqualityOperator "i <= content.length": one step past the end reads undefined, which is no text block and is skipped.
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
     // A block that is not text, or not even an object, or text that is not a string (a buggy tool, a hostile log), is compared as it is.
     if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') continue
-    const text = maskLocators(block.text)
+    const text = noise ? maskNoise(maskLocators(block.text)) : maskLocators(block.text)
     if (text === block.text) continue
     masked ??= [...content]
     masked[i] = { ...block, text }

@@ -1,0 +1,33 @@
+/**
+ * What changes from one run of a command to the next without telling the model
+ * anything (`maskNoise`): durations and elapsed times, clock times and dates,
+ * process ids, temporary paths and long hexadecimal ids, each replaced by a
+ * mark of its kind before two outcomes are compared. Conservative: a count, a
+ * line number, an exit code or any number without a unit of time is kept, as
+ * a change there is a change the model should see. Each pattern is linear in
+ * the text: no nested repetition.
+ */
+
+/** Each kind of noise, in the order it is masked, and its mark. Dates and times go before durations, so that `12:30:05` is a clock time and not a number. */
+const NOISE: readonly [RegExp, string][] = [
+  // 2026-12-03, 2026-12-03T16:17:51.123Z, 2026-12-03 16:17:51+01:00
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<date>'],
+  // 16:17:51, 16:17:51.123, 00:01:23 as an elapsed time
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
+  // 968ms, 0.52s, 1.2 seconds, 3 min, 250µs
+  [/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?)\b/g, '<duration>'],
+  // pid 4242, PID: 4242, pid=4242
+  [/\bpid\b[=: ]\s*\d+/gi, 'pid <pid>'],
+  // /tmp/tmpa1b2c3/x.py, /var/folders/…/T/…, /private/tmp/…
+  [/(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/[^\s'"`:,;)\]}]+/g, '<tmp>'],
+  // commit and object ids, UUIDs, hashes: 12 hexadecimal digits and more
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<hex>'],
+  [/\b[0-9a-f]{12,}\b/gi, '<hex>'],
+]
+
+/** `text` with its noise masked; the same text when it has none. */
+export function maskNoise(text: string): string {
+  let out = text
+  for (const [pattern, mark] of NOISE) out = out.replace(pattern, mark)
+  return out
+}

@@ -1,0 +1,91 @@
+/**
+ * A result the model already has (`rereads`): a call that returns what the
+ * same call, or a `bash` read asking the same in other words, returned a few
+ * calls back, with no call between them that could have changed what it
+ * reads. Which calls change nothing: the `readOnlyTools` and
+ * `navigationTools`, the `bash` commands the shell parser shows only read,
+ * and, before a `bash` read, commands that only write files it does not name.
+ * Two kinds of repeat are left alone, as the labeled loops show them to be
+ * navigation: any call to a navigation tool (its result depends on where the
+ * view is), and a view of content (`cat`, `sed -n`, `read`) coming back to it
+ * after viewing other content.
+ */
+import type { Call, Comparison, Reads } from './compare.ts'
+import { isRecord } from './arguments.ts'
+import { sameOutcome } from './results.ts'
+import { SHELL_TOOL, shellCommand } from './shell.ts'
+
+/** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */
+export const REREAD_WINDOW = 6
+
+/** The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's `read`, and its peers in the default `readOnlyTools`. */
+const VIEW_TOOLS = new Set(['read', 'Read', 'read_file'])
+
+/** A reread found: how many calls back the call it repeats is, and that call when it asked in other words. */
+export interface Reread {
+  back: number
+  /** The earlier call, when it differs from this one (a `bash` read asking the same question); undefined for the same call. */
+  otherWords: Call | undefined
+}
+
+/**
+ * The latest of the calls in `history` (oldest first, at most
+ * {@link REREAD_WINDOW}) that `call` asks again with the same outcome, when no
+ * call between them could have changed anything; undefined for none. A `bash`
+ * command is parsed only once a call with the same outcome is found, and at
+ * most once per call.
+ */
+export function findReread(history: readonly Call[], call: Call, compared: Comparison, sameCall: (a: Call, b: Call) => boolean): Reread | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const earlier = history[i]!
+    const back = history.length - i
+    if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
+    const identical = sameCall(earlier, call)
+    if (identical ? back < 2 : !sameQuestion(earlier, call, compared)) continue
+    // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
+    const between = history.slice(i + 1)
+    const asked = reads(call, compared)
+    if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
+    // A view coming back to content after viewing other content is navigation.
+    if (asked.view && between.some((c) => viewsOther(c, call, compared, sameCall))) return undefined
+    return { back, otherWords: identical ? undefined : earlier }
+  }
+  return undefined
+}
+
+/** Whether two calls are `bash` reads asking the same question: the same operands in the same folder. */
+function sameQuestion(a: Call, b: Call, compared: Comparison): boolean {
+  const question = reads(a, compared).question
+  return question !== undefined && question === reads(b, compared).question
+}
+
+/** Whether `c` views content other than `call` does. */
+function viewsOther(c: Call, call: Call, compared: Comparison, sameCall: (a: Call, b: Call) => boolean): boolean {
+  const seen = reads(c, compared)
+  return (seen.view || seen.navigation) && !sameCall(c, call) && !sameQuestion(c, call, compared)
+}
+
+/** Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`) reads: it writes none of the paths the read names. */
+function untouched(asked: Reads, between: Reads): boolean {
+  if (!asked.readOnly || asked.question === undefined || between.writes === undefined) return false
+  const named = asked.question.split('\n')
+  return between.writes.every((path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)))
+}
+
+/** What a call reads and changes, worked out once per call and kept on it. */
+export function reads(call: Call, compared: Comparison): Reads {
+  if (call.reads !== undefined) return call.reads
+  const { tool, args } = call
+  const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined
+  const command = shell === undefined ? undefined : shellCommand(shell.command as string)
+  const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
+  const navigation = compared.navigation(tool)
+  call.reads = {
+    readOnly: navigation || compared.readOnly(tool) || command?.readOnly === true,
+    navigation,
+    view: command?.view === true || VIEW_TOOLS.has(tool),
+    question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
+    writes: command?.writes,
+  }
+  return call.reads
+}

@@ -1,0 +1,156 @@
+/**
+ * What a `bash` command does, as far as a real shell parser can show: whether
+ * it only reads (every command in it a known reader, no redirection that
+ * writes), and the question it asks (its operands, whatever the commands and
+ * flags around them). The parser is tree-sitter's bash grammar, run by
+ * web-tree-sitter: loaded once per process by {@link loadShell}, about 25 ms;
+ * until then, or for a command it cannot parse whole, nothing is proven, and
+ * a command counts as one that may change what later calls read.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Language, Parser, type Node } from 'web-tree-sitter'
+
+/** The tool whose `command` argument is a shell command: dsh's `bash`. */
+export const SHELL_TOOL = 'bash'
+
+/** What a parsed command is: whether it only reads, and (for one that does) its question: its operands, sorted, one per line. */
+export interface Command {
+  readOnly: boolean
+  question: string
+  /** The files it writes, when it changes nothing else: through redirections and `sed -i`; undefined when it may change anything. */
+  writes: string[] | undefined
+  /** Whether it only shows files' content (every command a viewer such as `cat`, `head` or `sed -n`): a reread of it is most often navigation. */
+  view: boolean
+}
+
+/** The commands that show content rather than answer a question. */
+const VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more', 'cd', 'echo'])
+
+/**
+ * Where the grammar is: beside the built plugin (`lib/`), one folder up from
+ * the bundled replay command (`lib/replay/`), or in the grammar's own package
+ * while the package is developed from its sources.
+ */
+const GRAMMAR = ['./tree-sitter-bash.wasm', '../tree-sitter-bash.wasm', '../node_modules/tree-sitter-bash/tree-sitter-bash.wasm']
+  .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+
+let parser: Parser | undefined
+let loading: Promise<void> | undefined
+
+/** Load the parser, once per process; later calls share the first load. Rejects when the grammar cannot be loaded. */
+export function loadShell(): Promise<void> {
+  loading ??= (async () => {
+    await Parser.init()
+    const grammar = GRAMMAR.find((path) => existsSync(path))
+    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${GRAMMAR.join(', ')})`)
+    const loaded = new Parser()
+    loaded.setLanguage(await Language.load(grammar))
+    parser = loaded
+  })()
+  return loading
+}
+
+/** The commands that only read, whatever their arguments; others have their own rule in {@link READERS}. */
+const PLAIN_READERS = [
+  'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'nl', 'cut', 'tr', 'file', 'stat', 'du', 'df',
+  'pwd', 'echo', 'printf', 'tree', 'diff', 'cmp', 'which', 'type', 'realpath', 'readlink', 'basename', 'dirname',
+  'true', 'false', 'test', '[', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
+]
+
+/** `git` subcommands that only read. */
+const GIT_READERS = new Set(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])
+
+/** `find` actions that write, delete or run a command. */
+const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])
+
+/** Each known reader, and when its arguments keep it one. */
+const READERS = new Map<string, (args: readonly string[]) => boolean>([
+  ...PLAIN_READERS.map((name): [string, () => boolean] => [name, () => true]),
+  // Not in place (-i, -i.bak, -ni, --in-place), and no `w` command writing a file.
+  ['sed', (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[;}\s])w\s/.test(a)))],
+  ['sort', (args) => args.every((a) => !(/^-[^-]*o/.test(a) || a.startsWith('--output')))],
+  // uniq's second operand is a file it writes.
+  ['uniq', (args) => args.filter((a) => !a.startsWith('-')).length <= 1],
+  ['find', (args) => args.every((a) => !FIND_WRITERS.has(a))],
+  // awk can write (print > file), pipe to a command or run one: only a script with none of those.
+  ['awk', (args) => args.every((a) => !/[>|]|system|getline/.test(a))],
+  ['git', (args) => GIT_READERS.has(args.find((a) => !a.startsWith('-')) ?? '')],
+])
+
+/** The files a `sed -i` edits in place: its operands after the script; undefined for any other command. */
+function editedInPlace(node: Node): string[] | undefined {
+  if (node.childForFieldName('name')?.text !== 'sed') return undefined
+  const args = node.childrenForFieldName('argument').filter((a) => a !== null).map(word)
+  const operands = args.filter((a) => !a.startsWith('-'))
+  // The script is the first operand unless given with -e or -f.
+  return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file')) ? undefined : operands.slice(1)
+}
+
+/** Redirections that write to their destination; `>&` and `<&` with a number only copy a descriptor. */
+const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '>&'])
+
+/**
+ * What `command` is, parsed; undefined before the parser has loaded or for a
+ * command it cannot parse whole. Every command in it counts, in pipelines,
+ * lists, subshells and substitutions alike.
+ */
+export function shellCommand(command: string): Command | undefined {
+  const tree = parser?.parse(command)
+  if (tree == null) return undefined
+  try {
+    if (tree.rootNode.hasError) return undefined
+    const operands = new Set<string>()
+    let readOnly = true
+    let view = true
+    let known = true
+    const written: string[] = []
+    const work: Node[] = [tree.rootNode]
+    while (work.length > 0) {
+      const node = work.pop()!
+      if (node.type === 'command') {
+        const reader = reads(node, operands)
+        readOnly &&= reader
+        view &&= VIEWERS.has(node.childForFieldName('name')?.text ?? '')
+        if (!reader) {
+          const edited = editedInPlace(node)
+          if (edited === undefined) known = false
+          else written.push(...edited)
+        }
+      }
+      else if (node.type === 'file_redirect' && writes(node)) {
+        readOnly = false
+        written.push(node.childForFieldName('destination')?.text ?? '')
+      }
+      else if (node.type === 'function_definition') readOnly = known = false
+      for (const child of node.namedChildren) if (child !== null) work.push(child)
+    }
+    return { readOnly, question: [...operands].sort().join('\n'), view: readOnly && view, writes: known ? written : undefined }
+  } finally {
+    tree.delete()
+  }
+}
+
+/** Whether one simple command is a known reader with arguments that keep it one; its operands go into `operands`. */
+function reads(node: Node, operands: Set<string>): boolean {
+  const name = node.childForFieldName('name')
+  const args = node.childrenForFieldName('argument').filter((a) => a !== null).map(word)
+  for (const arg of args) if (!arg.startsWith('-')) operands.add(arg)
+  const rule = name === null ? undefined : READERS.get(name.text)
+  return rule !== undefined && rule(args)
+}
+
+/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null. */
+function writes(node: Node): boolean {
+  const operator = node.children.find((c) => c !== null && !c.isNamed)?.text ?? ''
+  const destination = node.childForFieldName('destination')?.text ?? ''
+  return WRITES.has(operator) && destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
+}
+
+/** An argument as the command receives it, for the plain quoted forms: 'x' and "x" without their quotes. */
+function word(node: Node): string {
+  const { text } = node
+  if (node.type === 'raw_string') return text.slice(1, -1)
+  if (node.type === 'string' && node.namedChildren.every((c) => c?.type === 'string_content')) return text.slice(1, -1)
+  return text
+}
