@@ -33,6 +33,11 @@ export const CONFIG_FLAGS = {
   'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N' },
   'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N' },
   'block-at': { key: 'blockAt', type: 'string', read: 'number', arg: 'N' },
+  'mask-noise': { key: 'maskNoise', type: 'boolean' },
+  'same-failure': { key: 'sameFailure', type: 'boolean' },
+  'rereads': { key: 'rereads', type: 'boolean' },
+  'read-only-tools': { key: 'readOnlyTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
+  'navigation-tools': { key: 'navigationTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
 } as const satisfies Record<string, Flag>
 
 type Flags = typeof CONFIG_FLAGS

@@ -29,8 +29,8 @@ ${flagsHelp(32)}
   --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
                                 config object; the flags above override its keys
   --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
-  --rereads FILE                with --labels: labeled rereads too, judged for precision and reread
-                                recall
+  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for
+                                the recall of rereads apart
   --suggest                     compare a few configs on the same sessions and recommend one
   --top N                       detail the N sessions that looped most (default 10)
   --all                         detail every session
@@ -51,7 +51,7 @@ export interface Request {
   paths: string[]
   /** The labels file, with `--labels`. */
   labels: string | undefined
-  /** The rereads file, with `--rereads`. */
+  /** The rereads file, with `--reread-labels`. */
   rereads: string | undefined
   json: boolean
   suggest: boolean
@@ -150,7 +150,7 @@ export function parse(argv: string[]): Request | undefined {
       ...configOptions,
       config: { type: 'string' },
       labels: { type: 'string' },
-      rereads: { type: 'string' },
+      'reread-labels': { type: 'string' },
       suggest: { type: 'boolean', default: false },
       top: { type: 'string' },
       all: { type: 'boolean', default: false },
@@ -163,14 +163,14 @@ export function parse(argv: string[]): Request | undefined {
   if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
   if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
   if (paths.length === 0) throw new Error(`${REPLAY}: needs at least one session file or sessions root`)
-  if (values.rereads !== undefined && values.labels === undefined) throw new Error(`${REPLAY}: --rereads needs --labels`)
+  if (values['reread-labels'] !== undefined && values.labels === undefined) throw new Error(`${REPLAY}: --reread-labels needs --labels`)
   if (values.all && values.top !== undefined) throw new Error(`${REPLAY}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
   if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
   // Judged alone first, so that a bad flag is named as such even beside a config file.
   return configured(REPLAY, () => {
     const flags = configFromFlags(values)
-    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, rereads: values.rereads, json: values.json, suggest: values.suggest, top }
+    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, rereads: values['reread-labels'], json: values.json, suggest: values.suggest, top }
   })
 }
 
