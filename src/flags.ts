@@ -63,7 +63,7 @@ export function flagsHelp(width: number): string {
   return (Object.entries(CONFIG_FLAGS) as [string, Flag][]).flatMap(([flag, spec]) => {
     const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
     const fallback = defaultOf(spec.key)
-    const numeric = typeof fallback === 'number' || Array.isArray(fallback) && fallback.length > 0
+    const numeric = typeof fallback === 'number' || Array.isArray(fallback) && typeof fallback[0] === 'number'
     const help = [
       (spec.scope ?? meaning(spec.key)).replaceAll('`', ''),
       ...numeric ? [`Default ${String(fallback)}.`] : [],

@@ -27,6 +27,11 @@ const DEFAULTS = {
   maxCyclePeriod: 4,
   remindEvery: 0,
   blockAt: 0,
+  maskNoise: false,
+  sameFailure: false,
+  rereads: false,
+  readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'],
+  navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
 }
 
 describe('config', () => {

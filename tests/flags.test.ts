@@ -83,6 +83,18 @@ describe('the config as command-line flags', () => {
       '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
       '                                before it runs where its result cannot decide the run; 0 never',
       '                                withholds. Default 0.',
+      '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
+      '                                process ids, temporary paths and long hex ids masked.',
+      '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
+      '                                text count as a run whatever their arguments.',
+      '  --rereads                     Opt-in: remind a call that returns what the same call (or a bash',
+      '                                read asking the same in other words) returned up to 6 calls back,',
+      '                                with only reads between.',
+      '  --read-only-tools PATTERN     For rereads: the tools that change nothing, as * patterns; bash',
+      '                                commands are judged by a shell parser. Repeatable, or a comma list.',
+      '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
+      '                                on where it is; they change nothing, and are never reminded as',
+      '                                rereads. Repeatable, or a comma list.',
     ].join('\n'))
   })
 

@@ -50,10 +50,11 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
       saved: 3,
       shareOfWasted: 0.6,
       latency: 1,
+      rereads: { episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 }, caught: 0, recall: null },
     })
     expect(labels.episodes).toEqual([
-      { session: 'stuck', first: 1, last: 6, label: 'stuck', from: 2, line: 1, firstReminder: 3, caughtAt: 3, saved: 3 },
-      { session: 'paging', first: 1, last: 8, label: 'productive', from: null, line: 4, firstReminder: 3, caughtAt: null, saved: 0 },
+      { session: 'stuck', first: 1, last: 6, label: 'stuck', from: 2, line: 1, reread: false, firstReminder: 3, caughtAt: 3, saved: 3 },
+      { session: 'paging', first: 1, last: 8, label: 'productive', from: null, line: 4, reread: false, firstReminder: 3, caughtAt: null, saved: 0 },
     ])
   })
 
@@ -206,7 +207,7 @@ describe('the score, as the loop benchmark defines it', () => {
 
   it('a first reminder before from is wrong, though a later one catches the loop', () => {
     const scorer = new Scorer(labels(loop(1, 10, 5)))
-    expect(scorer.add('s', 10, { reminders: [3, 6], withheld: [] })).toEqual([{ session: 's', first: 1, last: 10, label: 'stuck', from: 5, line: 1, firstReminder: 3, caughtAt: 6, saved: 4 }])
+    expect(scorer.add('s', 10, { reminders: [3, 6], withheld: [] })).toEqual([{ session: 's', first: 1, last: 10, label: 'stuck', from: 5, line: 1, reread: false, firstReminder: 3, caughtAt: 6, saved: 4 }])
     expect(scorer.score()).toMatchObject({ right: 0, wrong: 1, precision: 0, f1: 0, caught: { 'stuck': 1, 'busy-poll': 0 } })
   })
 
@@ -226,6 +227,7 @@ describe('the score, as the loop benchmark defines it', () => {
       saved: 2,
       shareOfWasted: 2 / 3,
       latency: 0,
+      rereads: { episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 }, caught: 0, recall: null },
     })
   })
 
@@ -255,9 +257,9 @@ describe('the score, as the loop benchmark defines it', () => {
     const scorer = new Scorer(labels({ ...calm(1, 2), session: 'a' }, { ...calm(1, 2), session: 'b' }, { ...calm(1, 2), session: 'c' }, { ...calm(4, 5), session: 'a' }))
     expect(scorer.add('c', 1, { reminders: [], withheld: [] })).toBeUndefined()
     expect(scorer.problems()).toEqual([
-      'line 1: session "a" is in none of the replayed logs',
-      'line 2: session "b" is in none of the replayed logs',
-      'line 3: call 2 is past the end of session "c", which has 1 tool call',
+      { file: 'labels.jsonl', problem: 'line 1: session "a" is in none of the replayed logs' },
+      { file: 'labels.jsonl', problem: 'line 2: session "b" is in none of the replayed logs' },
+      { file: 'labels.jsonl', problem: 'line 3: call 2 is past the end of session "c", which has 1 tool call' },
     ])
   })
 

@@ -90,7 +90,7 @@ describe('the published package', () => {
       'docs/replay.zh.md',
       'package.json',
     ])
-    expect(packed.filter((path) => path.startsWith('lib')).filter((path) => !path.endsWith('.d.ts'))).toEqual(['lib/index.js', 'lib/index.js.map', 'lib/invariant.js', 'lib/invariant.js.map', 'lib/replay/cli.js', 'lib/replay/cli.js.map'])
+    expect(packed.filter((path) => path.startsWith('lib')).filter((path) => !path.endsWith('.d.ts'))).toEqual(['lib/index.js', 'lib/index.js.map', 'lib/invariant.js', 'lib/invariant.js.map', 'lib/replay/cli.js', 'lib/replay/cli.js.map', 'lib/tree-sitter-bash.wasm'])
   })
 
   it('a plain npm install brings no second copy of the harness: no peer is installed', async () => {
@@ -126,7 +126,7 @@ describe('the published package', () => {
     await writeFile(join(host, 'cordis.yml'), JSON.stringify(rows))
     await writeFile(join(host, 'load.mjs'), LOAD)
     const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: host })
-    expect(stdout).toBe(`info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0 })}\n`)
+    expect(stdout).toBe(`info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0, maskNoise: false, sameFailure: false, rereads: false, readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'], navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'] })}\n`)
   })
 
   it('npx -p <tarball> runs the replay command, as the README gives it', async () => {

@@ -113,9 +113,11 @@ describe('replay: what the logs say', () => {
 
   it('every config option reaches the guard', async () => {
     const root = await writeSessions('none', [{ id: 'long', script: turns(...Array.from({ length: 9 }, () => GREP)) }])
-    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--arguments-preview-chars', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse']
+    const args = ['--thresholds', '2,3', '--remind-every', '3', '--block-at', '5', '--result-aware', '--max-cycle-period', '3', '--arguments-preview-chars', '4', '--include', 'gr*', '--ignore-arguments', 'grep.note', '--relapse',
+      '--mask-noise', '--same-failure', '--rereads', '--read-only-tools', 'cat,ls', '--navigation-tools', 'goto']
     const { report } = await runReplayJson([root, ...args])
-    expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5 })
+    expect(report.config).toEqual({ thresholds: [2, 3], argumentsPreviewChars: 4, include: ['gr*'], exclude: [], resultAware: true, ignoreArguments: ['grep.note'], relapse: true, cycles: false, maxCyclePeriod: 3, remindEvery: 3, blockAt: 5,
+      maskNoise: true, sameFailure: true, rereads: true, readOnlyTools: ['cat', 'ls'], navigationTools: ['goto'] })
     const session = report.sessions[0]!
     expect(session.configReminders.map((r) => r.afterCall)).toEqual([2, 3, 6, 9])
     expect(session.configWithheld).toEqual([5, 6, 7, 8, 9])
@@ -355,6 +357,8 @@ describe('replay: options', () => {
       '  --config FILE                 the config from a dsh profile\'s cordis.patch.yml, or a YAML or JSON',
       '                                config object; the flags above override its keys',
       '  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops',
+      '  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for',
+      '                                the recall of rereads apart',
       '  --suggest                     compare a few configs on the same sessions and recommend one',
       '  --top N                       detail the N sessions that looped most (default 10)',
       '  --all                         detail every session',
