@@ -38,17 +38,28 @@ const GRAMMAR = ['./tree-sitter-bash.wasm', '../tree-sitter-bash.wasm', '../node
 let parser: Parser | undefined
 let loading: Promise<void> | undefined
 
-/** Load the parser, once per process; later calls share the first load. Rejects when the grammar cannot be loaded. */
-export function loadShell(): Promise<void> {
+/** Load the parser, once per process (from the first of `grammars` that exists); later calls share the first load. Rejects when the grammar cannot be loaded. */
+export function loadShell(grammars: readonly string[] = GRAMMAR): Promise<void> {
   loading ??= (async () => {
     await Parser.init()
-    const grammar = GRAMMAR.find((path) => existsSync(path))
-    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${GRAMMAR.join(', ')})`)
+    const grammar = grammars.find((path) => existsSync(path))
+    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${grammars.join(', ')})`)
     const loaded = new Parser()
     loaded.setLanguage(await Language.load(grammar))
     parser = loaded
   })()
   return loading
+}
+
+/**
+ * Load the parser for the live plugin: a load that fails (a broken install)
+ * is said once through `logger`, and every `bash` command then counts as one
+ * that may change anything; it never rejects.
+ */
+export function loadShellOrWarn(logger: { warn(message: string): void }, grammars: readonly string[] = GRAMMAR): Promise<void> {
+  return loadShell(grammars).catch((error: unknown) => {
+    logger.warn(`rereads: the shell parser did not load, so no bash command counts as read-only: ${(error as Error).message}`)
+  })
 }
 
 /** The commands that only read, whatever their arguments; others have their own rule in {@link READERS}. */
@@ -67,8 +78,8 @@ const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '
 /** Each known reader, and when its arguments keep it one. */
 const READERS = new Map<string, (args: readonly string[]) => boolean>([
   ...PLAIN_READERS.map((name): [string, () => boolean] => [name, () => true]),
-  // Not in place (-i, -i.bak, -ni, --in-place), and no `w` command writing a file.
-  ['sed', (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[;}\s])w\s/.test(a)))],
+  // Not in place (-i, -i.bak, -ni, --in-place), and no `w` command or flag writing a file (`1,5w out`, `s/a/b/w out`).
+  ['sed', (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[^a-zA-Z\\])w\s/.test(a)))],
   ['sort', (args) => args.every((a) => !(/^-[^-]*o/.test(a) || a.startsWith('--output')))],
   // uniq's second operand is a file it writes.
   ['uniq', (args) => args.filter((a) => !a.startsWith('-')).length <= 1],

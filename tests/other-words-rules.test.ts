@@ -1,0 +1,231 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { comparison } from '../src/compare.ts'
+import { Config } from '../src/config.ts'
+import { createGuard } from '../src/guard.ts'
+import { maskNoise } from '../src/noise.ts'
+import { rereadText } from '../src/reminders.ts'
+import { failed, failureText } from '../src/results.ts'
+import { loadShell, shellCommand } from '../src/shell.ts'
+import { readLabels, withRereads } from '../src/replay/labels.ts'
+import { Scorer } from '../src/replay/score.ts'
+import { runReplay, writeSessions } from '../support/sessions.ts'
+import { scratch } from '../support/scratch.ts'
+import { GREP, shown, times, turns } from './support/calls.ts'
+
+beforeAll(async () => {
+  await loadShell()
+})
+
+const text = (t: string) => [{ type: 'text' as const, text: t }]
+
+describe('maskNoise: what changes run to run without meaning anything', () => {
+  it.each([
+    ['built in 968ms', 'built in <duration>'],
+    ['Ran 5 tests in 0.003s', 'Ran 5 tests in <duration>'],
+    ['took 1.2 seconds, then 3 min', 'took <duration>, then <duration>'],
+    ['at 2026-12-03T16:17:51.123Z and 2026-12-03', 'at <date> and <date>'],
+    ['finished 16:17:51.5', 'finished <time>'],
+    ['pid 4242 and PID: 17 and pid=9', 'pid <pid> and pid <pid> and pid <pid>'],
+    ['wrote /tmp/tmpa1b2c3/x.py, then /var/folders/ab/T/y', 'wrote <tmp>, then <tmp>'],
+    ['commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f', 'commit <hex>'],
+    ['id 123e4567-e89b-12d3-a456-426614174000', 'id <hex>'],
+  ])('%j is masked to %j', (raw, masked) => {
+    expect(maskNoise(raw)).toBe(masked)
+  })
+
+  it.each([
+    ['3 failed, 12 passed'],
+    ['error at line 42, column 7'],
+    ['[exit code: 2]'],
+    ['1st try, 2nd try'],
+    ['abc123 is a short id'],
+  ])('a false friend is kept: %j', (raw) => {
+    expect(maskNoise(raw)).toBe(raw)
+  })
+})
+
+describe('failed: a result that says its call failed with an error to show', () => {
+  it.each<[string, boolean, unknown[], boolean]>([
+    ['dsh bash, a nonzero exit with output', false, text('boom\n[exit code: 1]'), true],
+    ['dsh bash, a nonzero exit with no output', false, text('(no output)\n[exit code: 1]'), false],
+    ['dsh bash, a sandbox denial and its marker lines', false, text('cp: denied\n[sandbox: file access denied under workspace mode]'), true],
+    ['dsh bash, markers only', false, text('[timed out after 5ms]\n[killed by signal: SIGTERM]'), false],
+    ['dsh bash, a success', false, text('fine'), false],
+    ['an error result', true, text('quota exceeded'), true],
+    ['an error result with an empty text', true, text('  '), false],
+    ['an error result without text', true, [{ type: 'image', data: 'x', mimeType: 'image/png' }], true],
+    ['an error result without content', true, [], false],
+    ['mini-swe-agent, a nonzero return code with output', false, text('<returncode>2</returncode>\n<output>\nTraceback\n</output>'), true],
+    ['mini-swe-agent, a nonzero return code with no output', false, text('<returncode>1</returncode>\n<output>\n</output>'), false],
+    ['mini-swe-agent, return code 0', false, text('<returncode>0</returncode>\n<output>\nok\n</output>'), false],
+  ])('%s: %s', (_, isError, content, expected) => {
+    expect(failed(isError, content as never)).toBe(expected)
+  })
+
+  it('an error is quoted by its end, from a line start, within 200 characters', () => {
+    const long = `${'x'.repeat(300)}\nline two\nthe end`
+    expect(failureText({ isError: true, content: text(long) })).toBe('…line two\nthe end')
+    expect(failureText({ isError: true, content: text('y'.repeat(250)) })).toBe(`…${'y'.repeat(200)}`)
+    expect(failureText({ isError: true, content: [{ type: 'image' }, ...text(' short ')] })).toBe('short')
+    expect(failureText(undefined)).toBe('')
+  })
+})
+
+describe('shellCommand: what a bash command does, as tree-sitter parses it', () => {
+  it.each<[string, boolean, string]>([
+    ['cat f | grep "def x"', true, 'def x\nf'],
+    ["grep -n 'def x' f", true, 'def x\nf'],
+    ['grep -n "$X" f', true, '"$X"\nf'],
+    ['cd d && ls 2>/dev/null; git log -1 >&2', true, 'd\nlog'],
+    ['# only a comment', true, ''],
+    ['sed -i s/a/b/ f', false, 'f\ns/a/b/'],
+    ['sed -n "1,5w out" f', false, '1,5w out\nf'],
+    ['sort -o out f', false, 'f\nout'],
+    ['uniq in out', false, 'in\nout'],
+    ['uniq -c in', true, 'in'],
+    ['find . -name x -delete', false, '.\nx'],
+    ["awk '{print $1 > \"o\"}' f", false, 'f\n{print $1 > "o"}'],
+    ['git commit -m x', false, 'commit\nx'],
+    ['ls > out', false, ''],
+    ['python x.py', false, 'x.py'],
+    ['$CMD f', false, 'f'],
+    ['f() { ls; }', false, ''],
+  ])('%j: read-only %s, asking %j', (command, readOnly, question) => {
+    const parsed = shellCommand(command)!
+    expect([parsed.readOnly, parsed.question]).toEqual([readOnly, question])
+  })
+
+  it('what a command writes, when it changes nothing else: redirections and sed -i; undefined once anything else may change', () => {
+    expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
+    expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
+    expect(shellCommand('sed -i -e s/a/b/ f')!.writes).toBeUndefined()
+    expect(shellCommand('rm f')!.writes).toBeUndefined()
+    expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
+  })
+
+  it('views show content (cat, sed -n, head); a search is no view', () => {
+    expect(shellCommand('nl -ba f | sed -n 1,5p')!.view).toBe(true)
+    expect(shellCommand('grep x f')!.view).toBe(false)
+  })
+
+  it('a command it cannot parse whole proves nothing', () => {
+    expect(shellCommand('if (( ; then')).toBeUndefined()
+  })
+
+  it('before the parser has loaded nothing is proven; a grammar that cannot load is said once, and the plugin carries on', async () => {
+    vi.resetModules()
+    const fresh = await import('../src/shell.ts')
+    expect(fresh.shellCommand('ls')).toBeUndefined()
+    const warnings: string[] = []
+    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, ['/nowhere/tree-sitter-bash.wasm'])
+    expect(warnings).toEqual(['rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm)'])
+    expect(fresh.shellCommand('ls')).toBeUndefined()
+  })
+})
+
+describe('rereads: which repeats the guard reminds', () => {
+  const agent = {} as never
+  const result = (t: string) => ({ isError: false, content: text(t) })
+  const drive = (config: Partial<Config>, calls: [string, unknown, string][]) => {
+    const guard = createGuard(Config({ rereads: true, ...config }))
+    return calls.map(([name, args, out], i) => [i + 1, guard.observe({ agent, name, arguments: args }, result(out))?.reminder?.content[0]] as const)
+      .filter(([, r]) => r !== undefined).map(([n, r]) => [n, (r as { text: string }).text])
+  }
+
+  it('a navigation tool is never reminded, and changes nothing for a search', () => {
+    expect(drive({}, [
+      ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'], ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'],
+    ])).toEqual([[4, rereadText(2)]])
+  })
+
+  it('a view coming back after viewing other content is navigation; after a search it is a reread', () => {
+    expect(drive({}, [['read', { path: 'a' }, 'A'], ['read', { path: 'b' }, 'B'], ['read', { path: 'a' }, 'A']])).toEqual([])
+    expect(drive({}, [['read', { path: 'a' }, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', { path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [['bash', { command: 'cat a' }, 'A'], ['bash', { command: 'cat b' }, 'B'], ['bash', { command: 'cat a' }, 'A']])).toEqual([])
+  })
+
+  it('a write to a file the read names is a change; to another file, or by a tool not known to read, too', () => {
+    const read = (): [string, unknown, string] => ['bash', { command: 'grep -n x src/a.py' }, '1:x']
+    expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], read()])).toEqual([])
+    expect(drive({}, [read(), ['bash', { command: 'printf x > src/b.py' }, ''], read()])).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([])
+    expect(drive({ readOnlyTools: ['write'] }, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([[3, rereadText(2)]])
+    // A rerun that is no read: only reads may lie between.
+    expect(drive({}, [['bash', { command: 'python t.py' }, 'ok'], ['bash', { command: 'printf x > b' }, ''], ['bash', { command: 'python t.py' }, 'ok']])).toEqual([])
+  })
+
+  it('other words: the same operands in the same folder; another folder is another question', () => {
+    const quoted = (command: string, workdir?: string) => `\`bash ${JSON.stringify(workdir === undefined ? { command } : { command, workdir })}\``
+    expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x']]))
+      .toEqual([[2, rereadText(1, quoted('grep x f', 'a'))]])
+    expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x']])).toEqual([])
+    expect(drive({}, [['grep', { pattern: 'x' }, 'x'], ['grep', { pattern: 'y' }, 'x']])).toEqual([])
+  })
+
+  it('not past the window: a call 7 back is out of sight', () => {
+    const calls: [string, unknown, string][] = [['grep', { pattern: 'x' }, 'X'], ...Array.from({ length: 6 }, (_, i): [string, unknown, string] => ['glob', { p: i }, String(i)]), ['grep', { pattern: 'x' }, 'X']]
+    expect(drive({}, calls)).toEqual([])
+    expect(drive({}, [...calls.slice(1, -1), ...calls.slice(-1), ['glob', { p: 4 }, '4']])).toEqual([[8, rereadText(3)]])
+  })
+
+  it('the comparison of a config keeps its read-only and navigation tools', () => {
+    const compared = comparison(Config({ readOnlyTools: ['r*'], navigationTools: ['g*'] }))
+    expect([compared.readOnly('read'), compared.readOnly('goto'), compared.navigation('goto'), compared.navigation('read')]).toEqual([true, false, true, false])
+  })
+})
+
+describe('scoring rereads, as the loop benchmark says', () => {
+  const loops = (...lines: object[]) => readLabels('loops.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'))
+  const rereads = (...lines: object[]) => readLabels('rereads.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'), true)
+
+  it('precision over both files, recall over the loops, reread recall apart', () => {
+    const labels = withRereads(loops({ session: 's', first: 1, last: 3, label: 'stuck', from: 2 }), rereads(
+      { session: 's', first: 5, last: 7, label: 'stuck', from: 7 },
+      { session: 's', first: 9, last: 10, label: 'productive', from: null },
+      { session: 's', first: 11, last: 12, label: 'unclear', from: null },
+      { session: 't', first: 1, last: 3, label: 'stuck', from: 3 },
+    ))
+    const scorer = new Scorer(labels)
+    scorer.add('s', 12, { reminders: [2, 6, 7, 10, 12], withheld: [] })
+    scorer.add('t', 3, { reminders: [], withheld: [] })
+    expect(scorer.score()).toMatchObject({
+      recall: { overall: 1 },
+      right: 1,
+      wrong: 2,
+      rereads: { episodes: { 'stuck': 2, 'busy-poll': 0, 'productive': 1, 'unclear': 1 }, caught: 1, recall: 0.5 },
+    })
+    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null]])
+  })
+
+  it('what does not fit names the file it is in', () => {
+    const scorer = new Scorer(withRereads(loops({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 }), rereads({ session: 'gone', first: 1, last: 2, label: 'stuck', from: 2 })))
+    scorer.add('s', 2, { reminders: [], withheld: [] })
+    expect(scorer.problems()).toEqual([{ file: 'rereads.jsonl', problem: 'line 1: session "gone" is in none of the replayed logs' }])
+  })
+
+  it('a reread that shares a call with a loop episode is refused, naming both lines', () => {
+    expect(() => withRereads(loops({ session: 's', first: 1, last: 4, label: 'stuck', from: 2 }), rereads({ session: 's', first: 4, last: 6, label: 'stuck', from: 6 })))
+      .toThrow('line 1: calls 4–6 overlap the loop episode on line 1 of loops.jsonl (calls 1–4)')
+  })
+
+  it('replay --reread-labels: the score and the reread recall in the text report; mistakes said as usual', async () => {
+    const root = await writeSessions('none', [{ id: 's', script: turns(...times(3, GREP)) }])
+    const dir = await scratch('reread-labels')
+    const loopsFile = join(dir, 'loops.jsonl')
+    const rereadsFile = join(dir, 'rereads.jsonl')
+    await writeFile(loopsFile, JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 }))
+    await writeFile(rereadsFile, JSON.stringify({ session: 's', first: 3, last: 3, label: 'stuck', from: 3 }))
+    const { status, out } = await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', rereadsFile, '--thresholds', '2,3'])
+    expect(status).toBe(0)
+    expect(out).toContain(`${shown(`  with the rereads (${rereadsFile}: 1 stuck, 0 productive, 0 unclear) judged for precision too; reread recall 1.00 (stuck 1 of 1)`)}\n`)
+    expect(await runReplay(['replay', root, '--reread-labels', rereadsFile])).toMatchObject({ status: 2, err: 'repeat-tool-reminder replay: --reread-labels needs --labels\n' })
+    expect((await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', join(dir, 'none.jsonl')])).status).toBe(2)
+    await writeFile(rereadsFile, JSON.stringify({ session: 's', first: 2, last: 3, label: 'stuck', from: 3 }))
+    expect(await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', rereadsFile])).toMatchObject({
+      status: 2,
+      err: `repeat-tool-reminder replay: ${rereadsFile}: line 1: calls 2–3 overlap the loop episode on line 1 of ${loopsFile} (calls 1–2)\n`,
+    })
+  })
+})
