@@ -122,7 +122,8 @@ export function shellCommand(command: string): Command | undefined {
       if (node.type === 'command') {
         const reader = reads(node, operands)
         readOnly &&= reader
-        view &&= VIEWERS.has(node.childForFieldName('name')?.text ?? '')
+        // A command that parses whole always has a name.
+        view &&= VIEWERS.has(node.childForFieldName('name')!.text)
         if (!reader) {
           const edited = editedInPlace(node)
           if (edited === undefined) known = false
@@ -131,10 +132,11 @@ export function shellCommand(command: string): Command | undefined {
       }
       else if (node.type === 'file_redirect' && writes(node)) {
         readOnly = false
-        written.push(node.childForFieldName('destination')?.text ?? '')
+        written.push(node.childForFieldName('destination')!.text)
       }
       else if (node.type === 'function_definition') readOnly = known = false
-      for (const child of node.namedChildren) if (child !== null) work.push(child)
+      // One push per child: a command with a huge number of words would overflow a spread.
+      for (const child of node.namedChildren) work.push(child!)
     }
     return { readOnly, question: [...operands].sort().join('\n'), view: readOnly && view, writes: known ? written : undefined }
   } finally {
@@ -144,18 +146,17 @@ export function shellCommand(command: string): Command | undefined {
 
 /** Whether one simple command is a known reader with arguments that keep it one; its operands go into `operands`. */
 function reads(node: Node, operands: Set<string>): boolean {
-  const name = node.childForFieldName('name')
   const args = node.childrenForFieldName('argument').filter((a) => a !== null).map(word)
   for (const arg of args) if (!arg.startsWith('-')) operands.add(arg)
-  const rule = name === null ? undefined : READERS.get(name.text)
+  const rule = READERS.get(node.childForFieldName('name')!.text)
   return rule !== undefined && rule(args)
 }
 
-/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null. */
+/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null (`3>&-` closes one, and has none). */
 function writes(node: Node): boolean {
-  const operator = node.children.find((c) => c !== null && !c.isNamed)?.text ?? ''
-  const destination = node.childForFieldName('destination')?.text ?? ''
-  return WRITES.has(operator) && destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
+  const operator = node.children.find((c) => c !== null && !c.isNamed)!.text
+  const destination = node.childForFieldName('destination')?.text
+  return WRITES.has(operator) && destination !== undefined && destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
 }
 
 /** An argument as the command receives it, for the plain quoted forms: 'x' and "x" without their quotes. */

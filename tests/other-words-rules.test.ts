@@ -88,6 +88,10 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     ['find . -name x -delete', false, '.\nx'],
     ["awk '{print $1 > \"o\"}' f", false, 'f\n{print $1 > "o"}'],
     ['git commit -m x', false, 'commit\nx'],
+    ['git --version', false, ''],
+    ['sort --output=o f', false, 'f'],
+    ['ls 3>&- 2>&1 >/dev/null', true, ''],
+    ['cat f >&-', true, 'f'],
     ['ls > out', false, ''],
     ['python x.py', false, 'x.py'],
     ['$CMD f', false, 'f'],
@@ -186,17 +190,19 @@ describe('scoring rereads, as the loop benchmark says', () => {
       { session: 's', first: 9, last: 10, label: 'productive', from: null },
       { session: 's', first: 11, last: 12, label: 'unclear', from: null },
       { session: 't', first: 1, last: 3, label: 'stuck', from: 3 },
+      { session: 'u', first: 1, last: 3, label: 'busy-poll', from: 3 },
     ))
     const scorer = new Scorer(labels)
     scorer.add('s', 12, { reminders: [2, 6, 7, 10, 12], withheld: [] })
     scorer.add('t', 3, { reminders: [], withheld: [] })
+    scorer.add('u', 3, { reminders: [3], withheld: [] })
     expect(scorer.score()).toMatchObject({
       recall: { overall: 1 },
-      right: 1,
+      right: 2,
       wrong: 2,
-      rereads: { episodes: { 'stuck': 2, 'busy-poll': 0, 'productive': 1, 'unclear': 1 }, caught: 1, recall: 0.5 },
+      rereads: { episodes: { 'stuck': 2, 'busy-poll': 1, 'productive': 1, 'unclear': 1 }, caught: 1, recall: 0.5 },
     })
-    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null]])
+    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null], [true, 5, 3]])
   })
 
   it('what does not fit names the file it is in', () => {
