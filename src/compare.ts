@@ -37,6 +37,8 @@ export interface Reads {
   navigation: boolean
   /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
   view: boolean
+  /** For a view: the files it shows. */
+  files: readonly string[]
   /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
   question: string | undefined
   /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */

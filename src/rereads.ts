@@ -7,8 +7,8 @@
  * and, before a `bash` read, commands that only write files it does not name.
  * Two kinds of repeat are left alone, as the labeled loops show them to be
  * navigation: any call to a navigation tool (its result depends on where the
- * view is), and a view of content (`cat`, `sed -n`, `read`) coming back to it
- * after viewing other content.
+ * view is), and a view of a file (`cat`, `sed -n`, `read`) coming back to it
+ * after viewing another file.
  */
 import type { Call, Comparison, Reads } from './compare.ts'
 import { isRecord } from './arguments.ts'
@@ -46,8 +46,8 @@ export function findReread(history: readonly Call[], call: Call, compared: Compa
     const between = history.slice(i + 1)
     const asked = reads(call, compared)
     if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
-    // A view coming back to content after viewing other content is navigation.
-    if (asked.view && between.some((c) => viewsOther(c, call, compared, sameCall))) return undefined
+    // A view coming back to a file after viewing another file is navigation.
+    if (asked.view && between.some((c) => viewsOther(c, call, compared))) return undefined
     return { back, otherWords: identical ? undefined : earlier }
   }
   return undefined
@@ -59,10 +59,12 @@ function sameQuestion(a: Call, b: Call, compared: Comparison): boolean {
   return question !== undefined && question === reads(b, compared).question
 }
 
-/** Whether `c` views content other than `call` does. */
-function viewsOther(c: Call, call: Call, compared: Comparison, sameCall: (a: Call, b: Call) => boolean): boolean {
+/** Whether `c` views another file than `call` does, or moves a view (a navigation tool). */
+function viewsOther(c: Call, call: Call, compared: Comparison): boolean {
   const seen = reads(c, compared)
-  return (seen.view || seen.navigation) && !sameCall(c, call) && !sameQuestion(c, call, compared)
+  if (seen.navigation) return true
+  const files = reads(call, compared).files
+  return seen.view && !seen.files.some((file) => files.includes(file))
 }
 
 /** Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`) reads: it writes none of the paths the read names. */
@@ -70,6 +72,12 @@ function untouched(asked: Reads, between: Reads): boolean {
   if (!asked.readOnly || asked.question === undefined || between.writes === undefined) return false
   const named = asked.question.split('\n')
   return between.writes.every((path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)))
+}
+
+/** The file a view tool's call shows: its `file_path` (dsh's `read`, Claude Code's `Read`) or `path` (Gemini CLI's `read_file`). */
+function pathOf(args: unknown): string[] {
+  const path = isRecord(args) ? args.file_path ?? args.path : undefined
+  return typeof path === 'string' ? [path] : []
 }
 
 /** What a call reads and changes, worked out once per call and kept on it. */
@@ -80,10 +88,12 @@ export function reads(call: Call, compared: Comparison): Reads {
   const command = shell === undefined ? undefined : shellCommand(shell.command as string)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
   const navigation = compared.navigation(tool)
+  const viewTool = VIEW_TOOLS.has(tool)
   call.reads = {
     readOnly: navigation || compared.readOnly(tool) || command?.readOnly === true,
     navigation,
-    view: command?.view === true || VIEW_TOOLS.has(tool),
+    view: command?.view === true || viewTool,
+    files: viewTool ? pathOf(args) : command?.files ?? [],
     question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
     writes: command?.writes,
   }

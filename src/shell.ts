@@ -22,10 +22,15 @@ export interface Command {
   writes: string[] | undefined
   /** Whether it only shows files' content (every command a viewer such as `cat`, `head` or `sed -n`): a reread of it is most often navigation. */
   view: boolean
+  /** The files its viewers show: their operands but for `sed`'s script and plain numbers. */
+  files: string[]
 }
 
-/** The commands that show content rather than answer a question. */
-const VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more', 'cd', 'echo'])
+/** The commands that show files' content rather than answer a question. */
+const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'])
+
+/** The commands that show content rather than answer a question: the file viewers, and commands that show nothing of a file. */
+const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
 
 /**
  * Where the grammar is: beside the built plugin (`lib/`), one folder up from
@@ -89,6 +94,12 @@ const READERS = new Map<string, (args: readonly string[]) => boolean>([
   ['git', (args) => GIT_READERS.has(args.find((a) => !a.startsWith('-')) ?? '')],
 ])
 
+/** The files a viewer shows: its operands but for `sed`'s script (its first) and plain numbers (`head -n 15`). */
+function shown(node: Node, name: string): string[] {
+  const operands = node.childrenForFieldName('argument').map((a) => word(a!)).filter((a) => !a.startsWith('-') && !/^\d+$/.test(a))
+  return name === 'sed' ? operands.slice(1) : operands
+}
+
 /** The files a `sed -i` edits in place: its operands after the script; undefined for any other command. */
 function editedInPlace(node: Node): string[] | undefined {
   if (node.childForFieldName('name')?.text !== 'sed') return undefined
@@ -116,6 +127,7 @@ export function shellCommand(command: string): Command | undefined {
     let view = true
     let known = true
     const written: string[] = []
+    const files: string[] = []
     const work: Node[] = [tree.rootNode]
     while (work.length > 0) {
       const node = work.pop()!
@@ -123,7 +135,9 @@ export function shellCommand(command: string): Command | undefined {
         const reader = reads(node, operands)
         readOnly &&= reader
         // A command that parses whole always has a name.
-        view &&= VIEWERS.has(node.childForFieldName('name')!.text)
+        const name = node.childForFieldName('name')!.text
+        view &&= VIEWERS.has(name)
+        if (FILE_VIEWERS.has(name)) files.push(...shown(node, name))
         if (!reader) {
           const edited = editedInPlace(node)
           if (edited === undefined) known = false
@@ -138,7 +152,7 @@ export function shellCommand(command: string): Command | undefined {
       // One push per child: a command with a huge number of words would overflow a spread.
       for (const child of node.namedChildren) work.push(child!)
     }
-    return { readOnly, question: [...operands].sort().join('\n'), view: readOnly && view, writes: known ? written : undefined }
+    return { readOnly, question: [...operands].sort().join('\n'), view: readOnly && view, files, writes: known ? written : undefined }
   } finally {
     tree.delete()
   }

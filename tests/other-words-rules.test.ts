@@ -109,8 +109,9 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
   })
 
-  it('views show content (cat, sed -n, head); a search is no view', () => {
-    expect(shellCommand('nl -ba f | sed -n 1,5p')!.view).toBe(true)
+  it('views show content (cat, sed -n, head) of the files they name; a search is no view', () => {
+    expect(shellCommand('nl -ba f.py | sed -n 1,5p')).toMatchObject({ view: true, files: ['f.py'] })
+    expect(shellCommand('head -n 15 a.py b.py; cd d')).toMatchObject({ view: true, files: ['a.py', 'b.py'] })
     expect(shellCommand('grep x f')!.view).toBe(false)
   })
 
@@ -148,6 +149,13 @@ describe('rereads: which repeats the guard reminds', () => {
     expect(drive({}, [['read', { path: 'a' }, 'A'], ['read', { path: 'b' }, 'B'], ['read', { path: 'a' }, 'A']])).toEqual([])
     expect(drive({}, [['read', { path: 'a' }, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', { path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [['bash', { command: 'cat a' }, 'A'], ['bash', { command: 'cat b' }, 'B'], ['bash', { command: 'cat a' }, 'A']])).toEqual([])
+    // Another window of the same file between is no look elsewhere.
+    expect(drive({}, [['bash', { command: "sed -n '1,9p' a.py" }, 'A'], ['bash', { command: 'head -n 20 a.py' }, 'B'], ['bash', { command: "sed -n '1,9p' a.py" }, 'A']])).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [['read', { file_path: 'a' }, 'A'], ['read', { file_path: 'a', offset: 9 }, 'B'], ['read', { file_path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [['read', {}, 'A'], ['read', { file_path: 'b' }, 'B'], ['read', {}, 'A']])).toEqual([])
+    // Moving a view is looking elsewhere too; arguments that are no object name no file.
+    expect(drive({}, [['read', { path: 'a' }, 'A'], ['goto', { line: 5 }, 'W'], ['read', { path: 'a' }, 'A']])).toEqual([])
+    expect(drive({}, [['read', 'a', 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', 'a', 'A']])).toEqual([[3, rereadText(2)]])
   })
 
   it('a write to a file the read names is a change; to another file, or by a tool not known to read, too', () => {
