@@ -56,6 +56,8 @@ export interface Observation {
   withheld: ContentBlock[] | undefined
   /** Whether a withheld call is one `deny` turns away before it runs (its tool compares no outcomes), calls taken one at a time. */
   deniable: boolean
+  /** Whether the reminder is about a result the model already had: a reread (`rereads`), or the same failure again (`sameFailure`). */
+  resultRepeated: boolean
 }
 
 /** The guard: what the plugin's listeners call, and what `replay` drives. */
@@ -181,6 +183,7 @@ class RepeatGuard implements Guard {
           : rereadReminder(tool, reread.back, reread.otherWords, this.config.argumentsPreviewChars),
       withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
+      resultRepeated: reread !== undefined || text?.failure !== undefined,
     }
   }
 

@@ -93,6 +93,10 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
       ['thresholds 2, 4, 7', 2 / 3, 0.8, 5, false],
       ['thresholds 2, 4, 7, resultAware', 1, 0.8, 2, true],
       ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 1, 0.8, 2, false],
+      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 1, 0.8, 2, false],
+      ['rereads', 2 / 3, 0.6, 5, false],
+      ['sameFailure', 2 / 3, 0.6, 5, false],
+      ['resultAware, maskNoise', 1, 0.6, 2, false],
       ['blockAt 10', 2 / 3, 0.6, 5, false],
       ['remindEvery 3', 2 / 3, 0.6, 5, false],
     ])

@@ -94,5 +94,10 @@ describe('replaying sessions recorded with dsh\'s bash tool, in other words', ()
     const root = await writeSessions('none', [{ id: 'rereads', script, setup: async (ctx) => { await mountBash(ctx) } }])
     const { report } = await runReplayJson([root, '--rereads'])
     expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([3, 4])
+    // Without labels, --suggest counts a reread's reminder on a repeated result, and recommends the rule.
+    const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
+    expect(advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults]))
+      .toEqual([['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 2, 0]])
+    expect(advice.find((s) => s.label === 'rereads')).toMatchObject({ onRepeatedResults: 2, onChangedResults: 0 })
   })
 })

@@ -42,6 +42,10 @@ describe('replay --suggest: advice from the evidence', () => {
       { label: 'thresholds 2, 4, 7', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'thresholds 2, 4, 7, resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'rereads', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'sameFailure', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      { label: 'resultAware, maskNoise', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'blockAt 10', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
       { label: 'remindEvery 3', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
     ])
@@ -89,6 +93,12 @@ describe('replay --suggest: advice from the evidence', () => {
       '    thresholds 2, 4, 7, resultAware            2            2           0           3         0',
       '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
       '    cycles, the prose fields',
+      '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
+      '    cycles, the prose fields,',
+      '    rereads',
+      '    rereads                                    5            2           3           3         0',
+      '    sameFailure                                5            2           3           3         0',
+      '    resultAware, maskNoise                     2            2           0           3         0',
       '    blockAt 10                                 5            2           3           3         0',
       '    remindEvery 3                              5            2           3           3         0',
       '',
@@ -119,6 +129,10 @@ describe('replay --suggest: advice from the evidence', () => {
       ['thresholds 2, 4, 7', 1, 1],
       ['thresholds 2, 4, 7, resultAware', 0, 0],
       ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0, 0],
+      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 0, 0],
+      ['rereads', 1, 1],
+      ['sameFailure', 1, 1],
+      ['resultAware, maskNoise', 0, 0],
       ['remindEvery 3', 1, 1],
     ])
     const text = (await runReplay(['replay', root, '--suggest', '--block-at', '8'])).out
@@ -136,6 +150,7 @@ describe('replay --suggest: advice from the evidence', () => {
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
     expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
       'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 'rereads', 'sameFailure', 'resultAware, maskNoise',
       'blockAt 10', 'remindEvery 3'])
     expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
   })
@@ -167,10 +182,11 @@ describe('the advice, as pure functions', () => {
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
     expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
-      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields'])
+      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads', 'sameFailure', 'resultAware, maskNoise'])
     const given = Config({ resultAware: true, cycles: true, relapse: true, ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'], exclude: ['todo_write'], blockAt: 12 })
     const list = candidates(given, ['pager'], NO_EVIDENCE)
-    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10', 'thresholds 2, 4, 7'])
+    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10', 'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 'rereads', 'sameFailure', 'resultAware, maskNoise'])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
@@ -185,12 +201,13 @@ describe('the advice, as pure functions', () => {
     expect(candidates(baseline, [], NO_EVIDENCE)[5]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
     // A candidate that comes to the baseline is left out even after another one is listed.
     expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
-      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields'])
+      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads', 'sameFailure', 'resultAware, maskNoise'])
   })
 
   it('the earlier thresholds start at 2 and keep the gaps, alone, with resultAware, and with resultAware, cycles and the prose fields; none when the first is 2 already', () => {
     const list = candidates(Config({ thresholds: [4, 6], ignoreArguments: ['edit.note'] }), [], NO_EVIDENCE)
-    expect(list.slice(-3).map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments])).toEqual([
+    expect(list.slice(-7, -4).map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments])).toEqual([
       ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
       ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
       ['thresholds 2, 4, resultAware, cycles, the prose fields', [2, 4], true, true, ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification']],

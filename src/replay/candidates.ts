@@ -66,7 +66,9 @@ export function escalation(later: EffectCounts): Escalation {
  * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
  * the prose arguments left out; with `relapse`; with the progress tools (when
  * there are any) excluded, or result-aware alone; with every threshold two
- * calls later; and, only when `evidence` says the model went on repeating
+ * calls later; from 2 (alone, with `resultAware`, with `cycles` and the prose
+ * fields, and with `rereads` too); with `rereads`, with `sameFailure`, with
+ * `resultAware` and `maskNoise`; and, only when `evidence` says the model went on repeating
  * after most detailed reminders, with `blockAt` and with `remindEvery`, the
  * evidence in their labels.
  */
@@ -97,7 +99,12 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     add(named, { thresholds: earlier })
     add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
     add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
+    add(`${named}, resultAware, cycles, the prose fields, rereads`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose, rereads: true })
   }
+  // The rules for loops in other words, each alone.
+  add('rereads', { rereads: true })
+  add('sameFailure', { sameFailure: true })
+  add('resultAware, maskNoise', { resultAware: true, maskNoise: true })
   // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every label.
   if (evidence.escalate) {
     const last = baseline.thresholds.at(-1)!

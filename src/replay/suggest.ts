@@ -85,7 +85,8 @@ export function tally(transcript: Transcript, config: Config, against: Against):
     reminded.add(call)
     loops.add(starts[at - 1]!)
     result.reminders++
-    if (call.repeatsResult) {
+    // A reread's and a repeated failure's result repeats by the rule itself, whatever the call before it was.
+    if (call.repeatsResult || seen.resultRepeated) {
       result.onRepeatedResults++
       repeated.add(starts[at - 1]!)
     } else {
