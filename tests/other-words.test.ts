@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { failureReminder, rereadText, shortReminder } from '../src/reminders.ts'
-import { bashSuite, mountBash } from './support/dsh-tools.ts'
+import { bashSuite, mountBash, mountFiles } from './support/dsh-tools.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -16,8 +16,11 @@ const bash = (command: string): ScriptedCall => ({ name: 'bash', args: { command
 async function runBash(script: ScriptedTurn[], config: Parameters<typeof harness>[1]) {
   const h = await harness(script, config)
   await mountBash(h.ctx)
+  await mountFiles(h.ctx)
   return h.run()
 }
+
+const read = (path: string): ScriptedCall => ({ name: 'read', args: { file_path: path } })
 
 /** A folder with `a.txt` (alpha, beta) in it, for the reads to read. */
 async function folder(): Promise<string> {
@@ -51,6 +54,19 @@ describe('loops in other words, live with dsh\'s bash tool as dsh-base composes 
     ])
     expect(reminders(agent)[0]!.text).toBe('Reminder: this call returned exactly what the same call returned 2 calls ago, and no call between them changed anything. '
       + 'You already had this result: work from it instead of asking again, or ask something new.')
+  })
+
+  it('rereads with dsh\'s read tool: a read again after a search is reminded; coming back after reading another file is navigation', async () => {
+    const dir = await folder()
+    await writeFile(join(dir, 'b.txt'), 'gamma\n')
+    const a = join(dir, 'a.txt')
+    const agent = await runBash(turns(read(a), bash(`grep -c beta ${a}`), read(a), read(join(dir, 'b.txt')), read(a)), { rereads: true })
+    const results = toolResults(agent)
+    expect(results[0]![0]).toBe(false)
+    expect(results[0]![1]).toContain('beta')
+    expect(results[0]).toEqual(results[2])
+    expect(results[2]).toEqual(results[4])
+    expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([[3, rereadText(2), 'read × 2 (reread)']])
   })
 
   it('rereads: a rerun with only reads between is reminded, whatever it runs; with rereads off, nothing is', async () => {

@@ -18,6 +18,8 @@ import * as SpillPolicy from '@deepseek-ai/dsh-spill-policy'
 import SubprocessLocal from '@deepseek-ai/dsh-subprocess-local'
 import * as ToolBash from '@deepseek-ai/dsh-tool-bash'
 import * as ToolJobs from '@deepseek-ai/dsh-tool-jobs'
+import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
+import * as ToolFs from '@deepseek-ai/dsh-tool-fs'
 import { afterAll, beforeAll } from 'vitest'
 import { compose, row } from './profile.ts'
 import { scratch } from '../../support/scratch.ts'
@@ -58,6 +60,18 @@ export async function mountJobs(ctx: Context): Promise<void> {
   for (const [id, plugin] of [['jobs', JobsLocal], ['tool-jobs', ToolJobs]] as const) {
     await ctx.plugin(plugin as never, (row(rows, id).config ?? {}) as never)
   }
+}
+
+/**
+ * Mount dsh's file tools on `ctx` (`read`, `write`, `edit`) with the base
+ * composition's row for them; the file system behind them is the local one
+ * (`dsh-fs-local`, the sandboxed one's own base), since no sandbox runner is
+ * assumed here.
+ */
+export async function mountFiles(ctx: Context): Promise<void> {
+  const rows = await compose('[]')
+  await ctx.plugin(LocalFileSystem as never, {} as never)
+  await ctx.plugin(ToolFs as never, (row(rows, 'tool-fs').config ?? {}) as never)
 }
 
 /**
