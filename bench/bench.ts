@@ -12,6 +12,7 @@ import { scopeTarget } from '@deepseek-ai/dsh-scope'
 import type { PostToolDecision, PreToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
 import { deliveredArguments } from '../src/arguments.ts'
+import { loadShell } from '../src/shell.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
 
@@ -62,6 +63,7 @@ const SUBJECTS: Subject[] = [
   { label: 'this package, cycles + resultAware', plugin: Reminder, config: { cycles: true, resultAware: true } },
   // A blockAt no run reaches: every call gets the pre-execute check, none is withheld.
   { label: 'this package, blockAt (pre- and post-execute)', plugin: Reminder, config: { blockAt: 1_000_000_000 }, pre: true },
+  { label: 'this package, cycles + resultAware + the rules for other words', plugin: Reminder, config: { cycles: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true } },
 ]
 
 const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: 'ok' }] })
@@ -169,6 +171,7 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
     ours: cost(3),
     optIn: cost(4),
     blockAt: cost(5),
+    otherWords: cost(6),
     stringify: median(perRound.map((ns) => ns.at(-1)!)),
   }
 }
@@ -230,12 +233,34 @@ async function optIns() {
       results: running,
       stringified: running[0]!.content,
     },
+    {
+      label: 'a bash read again after a listing (rereads)',
+      config: { rereads: true },
+      // Each read is parsed once, when the next read finds the same result two calls back.
+      calls: [call('bash', { command: 'grep -n "def main" src/app.py | head -5' }), call('bash', { command: 'ls src' })],
+      results: [small('12:def main():'), small('app.py')],
+      stringified: { command: 'grep -n "def main" src/app.py | head -5' },
+    },
+    {
+      label: 'the same error from other arguments (sameFailure)',
+      config: { sameFailure: true },
+      calls: Array.from({ length: COPIES }, (_, i) => call('bash', { command: `curl -fsS https://example.com/item/${i}` })),
+      results: [small('[stderr]\ncurl: (22) The requested URL returned error: 429\n[exit code: 22]')],
+      stringified: { command: 'curl -fsS https://example.com/item/0' },
+    },
+    {
+      label: 'a rerun differing in a duration and a pid (maskNoise)',
+      config: { resultAware: true, maskNoise: true },
+      calls: [call('bash', { command: 'npm run build' })],
+      results: Array.from({ length: COPIES }, (_, i) => small(`pid ${4000 + i}: built in ${900 + i}ms at 12:00:0${i}`)),
+      stringified: { command: 'npm run build' },
+    },
   ]
   const rows: string[][] = []
   for (const optIn of list) {
     const mounted = [await mount({ label: 'no guard' }), await mount({ label: optIn.label, plugin: Reminder, config: optIn.config })]
     const execs = mounted.map((m) => optIn.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
-    const n = QUICK ? 2 : 8
+    const n = QUICK ? 2 : optIn.results[0]!.content.length === 1 && JSON.stringify(optIn.results[0]!.content).length < 1_000 ? 2_000 : 8
     const perRound: number[][] = []
     for (let round = -1; round < ROUNDS; round++) {
       const ns = [await sample(mounted[0]!, execs[0]!, n, optIn.results), await sample(mounted[1]!, execs[1]!, n, optIn.results)]
@@ -250,6 +275,11 @@ async function optIns() {
     for (const m of mounted) await m.ctx.fiber.dispose()
   }
   return rows
+}
+
+/** A small text result, frozen as the registry hands it over. */
+function small(text: string): ToolExecutionResult {
+  return Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text }] })
 }
 
 /** Heap left behind after `count` agents each make a few calls and are disposed. */
@@ -304,6 +334,8 @@ async function main() {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)')
   console.log(`repeat-tool-reminder benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
   console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians of one tools/post-execute pass per call\n`)
+  // The shell parser the rereads subject judges bash with, loaded before anything is timed.
+  await loadShell()
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
   for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
@@ -320,9 +352,10 @@ async function main() {
   console.log('\nWhat listening and the opt-ins cost, over no guard:')
   console.log('  listener: a listener that only calls next(), what cordis charges any listener;')
   console.log('  this over it: the guard\'s own work on top of that; cycles+RA: with cycles and resultAware;')
-  console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included.\n')
-  console.log(table(['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt'], rows.map((r) => [
-    r.workload, delta(r.passThrough), delta(r.ours - r.passThrough), delta(r.optIn), delta(r.blockAt),
+  console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included;')
+  console.log('  +words: cycles+RA with rereads, sameFailure and maskNoise too; over it: what those three add.\n')
+  console.log(table(['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it'], rows.map((r) => [
+    r.workload, delta(r.passThrough), delta(r.ours - r.passThrough), delta(r.optIn), delta(r.blockAt), delta(r.otherWords), delta(r.otherWords - r.optIn),
   ])))
 
   console.log('\nOpt-ins that compare more than the arguments as written, over no guard;')

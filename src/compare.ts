@@ -27,6 +27,8 @@ export interface Call {
   failed?: boolean
   /** With `rereads`, once asked: what it reads and changes (`rereads.ts`). */
   reads?: Reads
+  /** With `rereads`: whether it was a reread (reminded or not). */
+  reread?: true
 }
 
 /** What a call reads and changes, as `rereads` judges it. */

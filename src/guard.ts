@@ -164,7 +164,10 @@ class RepeatGuard implements Guard {
       cycle = this.advance(state, call)
     }
     const { measured, remind, block, text } = this.judge(call, state, cycle)
-    const reread = this.config.rereads && !remind && state.length === 1 ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b)) : undefined
+    // One reminder per answer: the same call again after a reread of it is left to the run and cycle rules.
+    const found = this.config.rereads && !remind && state.length === 1 ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b)) : undefined
+    const reread = found?.earlier.reread === true && found.otherWords === undefined ? undefined : found
+    if (found !== undefined) call.reread = true
     if (this.config.rereads) {
       state.history.push(call)
       if (state.history.length > REREAD_WINDOW) state.history.shift()

@@ -26,6 +26,8 @@ export interface Reread {
   back: number
   /** The earlier call, when it differs from this one (a `bash` read asking the same question); undefined for the same call. */
   otherWords: Call | undefined
+  /** The earlier call it repeats. */
+  earlier: Call
 }
 
 /**
@@ -48,7 +50,7 @@ export function findReread(history: readonly Call[], call: Call, compared: Compa
     if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
     // A view coming back to a file after viewing another file is navigation.
     if (asked.view && between.some((c) => viewsOther(c, call, compared))) return undefined
-    return { back, otherWords: identical ? undefined : earlier }
+    return { back, otherWords: identical ? undefined : earlier, earlier }
   }
   return undefined
 }

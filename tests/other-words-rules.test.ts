@@ -139,6 +139,12 @@ describe('rereads: which repeats the guard reminds', () => {
       .filter(([, r]) => r !== undefined).map(([n, r]) => [n, (r as { text: string }).text])
   }
 
+  it('one reminder per answer: an alternation of the same calls is reminded at its first reread of each, then left to the run and cycle rules', () => {
+    const grep: [string, unknown, string] = ['grep', { pattern: 'x' }, 'X']
+    const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
+    expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([[3, rereadText(2)], [4, rereadText(2)]])
+  })
+
   it('a navigation tool is never reminded, and changes nothing for a search', () => {
     expect(drive({}, [
       ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'], ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'],
