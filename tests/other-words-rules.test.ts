@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { Parser } from 'web-tree-sitter'
 import { comparison } from '../src/compare.ts'
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
@@ -143,6 +144,24 @@ describe('rereads: which repeats the guard reminds', () => {
     const grep: [string, unknown, string] = ['grep', { pattern: 'x' }, 'X']
     const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
     expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([[3, rereadText(2)], [4, rereadText(2)]])
+  })
+
+  it('a bash command is parsed at most once per call, and only once a call with the same result is found', () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse')
+    try {
+      const calls: [string, unknown, string][] = [
+        ['bash', { command: 'grep x f' }, 'x'], ['bash', { command: 'ls' }, 'f'], ['bash', { command: 'grep x f' }, 'x'],
+        ['bash', { command: 'ls' }, 'f'], ['bash', { command: 'cat f' }, 'x\ny'], ['bash', { command: 'wc f' }, '2'],
+      ]
+      expect(drive({}, calls)).toEqual([[3, rereadText(2)], [4, rereadText(2)]])
+      // Call 3, then the call between (2), for the first reread; call 4 for the second; 1, 5 and 6 never.
+      expect(parse.mock.calls.map(([command]) => command)).toEqual(['grep x f', 'ls', 'ls'])
+      parse.mockClear()
+      drive({ rereads: false }, calls)
+      expect(parse).not.toHaveBeenCalled()
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   it('a navigation tool is never reminded, and changes nothing for a search', () => {
