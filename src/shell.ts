@@ -3,13 +3,12 @@
  * it only reads (every command in it a known reader, no redirection that
  * writes), and the question it asks (its operands, whatever the commands and
  * flags around them). The parser is tree-sitter's bash grammar, run by
- * web-tree-sitter: loaded once per process by {@link loadShell}, about 25 ms;
+ * web-tree-sitter: loaded once per process by {@link loadShell}, about 35 ms,
+ * and only then (a config without `rereads` never imports it);
  * until then, or for a command it cannot parse whole, nothing is proven, and
  * a command counts as one that may change what later calls read.
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Language, Parser, type Node } from 'web-tree-sitter'
+import type { Node, Parser } from 'web-tree-sitter'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
 export const SHELL_TOOL = 'bash'
@@ -38,17 +37,20 @@ const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
  * while the package is developed from its sources.
  */
 const GRAMMAR = ['./tree-sitter-bash.wasm', '../tree-sitter-bash.wasm', '../node_modules/tree-sitter-bash/tree-sitter-bash.wasm']
-  .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+  .map((path) => new URL(path, import.meta.url))
 
 let parser: Parser | undefined
 let loading: Promise<void> | undefined
 
 /** Load the parser, once per process (from the first of `grammars` that exists); later calls share the first load. Rejects when the grammar cannot be loaded. */
-export function loadShell(grammars: readonly string[] = GRAMMAR): Promise<void> {
+export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
   loading ??= (async () => {
+    // Imported here, not at the top: a config without `rereads` never loads the parser, nor node:fs.
+    const [{ Language, Parser }, { existsSync }, { fileURLToPath }] = await Promise.all([import('web-tree-sitter'), import('node:fs'), import('node:url')])
     await Parser.init()
-    const grammar = grammars.find((path) => existsSync(path))
-    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${grammars.join(', ')})`)
+    const paths = grammars.map((path) => typeof path === 'string' ? path : fileURLToPath(path))
+    const grammar = paths.find((path) => existsSync(path))
+    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${paths.join(', ')})`)
     const loaded = new Parser()
     loaded.setLanguage(await Language.load(grammar))
     parser = loaded
@@ -61,7 +63,7 @@ export function loadShell(grammars: readonly string[] = GRAMMAR): Promise<void> 
  * is said once through `logger`, and every `bash` command then counts as one
  * that may change anything; it never rejects.
  */
-export function loadShellOrWarn(logger: { warn(message: string): void }, grammars: readonly string[] = GRAMMAR): Promise<void> {
+export function loadShellOrWarn(logger: { warn(message: string): void }, grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
   return loadShell(grammars).catch((error: unknown) => {
     logger.warn(`rereads: the shell parser did not load, so no bash command counts as read-only: ${(error as Error).message}`)
   })

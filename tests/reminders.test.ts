@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedPollReminder, detailedReminder, readNotice, reminder, shortPollReminder, shortReminder, withheldFeedback, withheldPollFeedback, type Loop } from '../src/reminders.ts'
+import { cycleReminder, detailedPollReminder, detailedReminder, failureReminder, rereadText, readNotice, reminder, shortPollReminder, shortReminder, withheldFeedback, withheldPollFeedback, type Loop } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import { type ScriptedCall } from '../support/model.ts'
 import { source, times, turns } from './support/calls.ts'
@@ -26,6 +26,7 @@ describe('thresholds', () => {
     return [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
   }
   const count = '<count>' as unknown as number
+  const back = '<n>' as unknown as number
 
   it.each([['README.md', 'docs/opt-ins.md'], ['README.zh.md', 'docs/opt-ins.zh.md']])('the texts are exactly what %s and %s quote, and each quote is a text', async (readme, optIns) => {
     const fromReadme = await quotes(readme)
@@ -38,6 +39,9 @@ describe('thresholds', () => {
       cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'),
       withheldFeedback(['<tool>'], count),
       withheldFeedback(['<tool>'], count, false, {}, false),
+      failureReminder('<tool>', count, '<the error, its last 200 characters at most>'),
+      rereadText(back),
+      rereadText(back, '`<tool> <canonical arguments>`'),
     ])
   })
 
