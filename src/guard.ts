@@ -56,7 +56,7 @@ export interface Observation {
   withheld: ContentBlock[] | undefined
   /** Whether a withheld call is one `deny` turns away before it runs (its tool compares no outcomes), calls taken one at a time. */
   deniable: boolean
-  /** Whether the reminder is about a result the model already had: a reread (`rereads`), or the same failure again (`sameFailure`). */
+  /** Whether the reminder is about a result the model already had: a reread (`rereads`), the same failure again (`sameFailure`), or a result that repeated once its noise was masked (`maskNoise`). */
   resultRepeated: boolean
 }
 
@@ -186,7 +186,8 @@ class RepeatGuard implements Guard {
           : rereadReminder(tool, reread.back, reread.otherWords, this.config.argumentsPreviewChars),
       withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
-      resultRepeated: reread !== undefined || text?.failure !== undefined,
+      // With maskNoise a run's results repeat as compared, though their texts differ: --suggest counts it so.
+      resultRepeated: reread !== undefined || text?.failure !== undefined || (this.config.maskNoise && text?.sameResults === true),
     }
   }
 

@@ -103,6 +103,14 @@ describe('loops in other words, live with dsh\'s bash tool as dsh-base composes 
 })
 
 describe('replaying sessions recorded with dsh\'s bash tool, in other words', () => {
+  it('--suggest without labels recommends resultAware with maskNoise for reruns that differ only in noise', async () => {
+    const call = bash('echo "pid $$ finished at $(date +%H:%M:%S)"')
+    const root = await writeSessions('none', [{ id: 'noise', script: turns(call, call, call, call, call), setup: async (ctx) => { await mountBash(ctx) } }])
+    const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
+    expect(advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults])).toEqual([['resultAware, maskNoise', 2, 0]])
+    expect(advice[0]).toMatchObject({ onRepeatedResults: 0, onChangedResults: 2 })
+  })
+
   it('replay --rereads reproduces the live reminders of rereads recorded with the defaults', async () => {
     const dir = await folder()
     const file = join(dir, 'a.txt')
