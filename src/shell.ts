@@ -73,7 +73,8 @@ export function loadShellOrWarn(logger: { warn(message: string): void }, grammar
 const PLAIN_READERS = [
   'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'nl', 'cut', 'tr', 'file', 'stat', 'du', 'df',
   'pwd', 'echo', 'printf', 'tree', 'diff', 'cmp', 'which', 'type', 'realpath', 'readlink', 'basename', 'dirname',
-  'true', 'false', 'test', '[', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
+  'true', 'false', 'test', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
+  'less', 'more',
 ]
 
 /** `git` subcommands that only read. */
@@ -93,7 +94,7 @@ const READERS = new Map<string, (args: readonly string[]) => boolean>([
   ['find', (args) => args.every((a) => !FIND_WRITERS.has(a))],
   // awk can write (print > file), pipe to a command or run one: only a script with none of those.
   ['awk', (args) => args.every((a) => !/[>|]|system|getline/.test(a))],
-  ['git', (args) => GIT_READERS.has(args.find((a) => !a.startsWith('-')) ?? '')],
+  ['git', (args) => GIT_READERS.has(gitCommand(args))],
 ])
 
 /** The files a viewer shows: its operands but for `sed`'s script (its first) and plain numbers (`head -n 15`). */
@@ -109,6 +110,18 @@ function editedInPlace(node: Node): string[] | undefined {
   const operands = args.filter((a) => !a.startsWith('-'))
   // The script is the first operand unless given with -e or -f.
   return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file')) ? undefined : operands.slice(1)
+}
+
+/** git's options that take the next word as their value (`git -C dir status`). */
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace'])
+
+/** The git subcommand among `args`: the first word that is no option nor an option's value; empty for none. */
+function gitCommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (GIT_VALUED.has(args[i]!)) i++
+    else if (!args[i]!.startsWith('-')) return args[i]!
+  }
+  return ''
 }
 
 /** Redirections that write to their destination; `>&` and `<&` with a number only copy a descriptor. */

@@ -102,6 +102,52 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect([parsed.readOnly, parsed.question]).toEqual([readOnly, question])
   })
 
+  it.each([
+    'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'nl', 'cut', 'tr', 'file', 'stat', 'du', 'df',
+    'pwd', 'echo', 'printf', 'tree', 'diff', 'cmp', 'which', 'type', 'realpath', 'readlink', 'basename', 'dirname',
+    'true', 'false', 'test', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
+    'less', 'more', 'sed', 'sort', 'uniq', 'find', 'awk',
+  ])('%s is a reader', (name) => {
+    expect(shellCommand(`${name} -x a.txt`)!.readOnly).toBe(true)
+  })
+
+  it.each(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])('git %s is a reader', (sub) => {
+    expect(shellCommand(`git -C d -c a=b --git-dir g --work-tree w --namespace n --no-pager ${sub} x`)!.readOnly).toBe(true)
+  })
+
+  it('git without a subcommand reads nothing known; a value that looks like a subcommand is a value', () => {
+    expect(shellCommand('git')!.readOnly).toBe(false)
+    expect(shellCommand('git -C status commit')!.readOnly).toBe(false)
+    expect(shellCommand('[ -f a.txt ] && cat a.txt')!.readOnly).toBe(true)
+  })
+
+  it.each(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])('find with %s may change something', (action) => {
+    expect(shellCommand(`find . ${action} x`)!.readOnly).toBe(false)
+  })
+
+  it.each(['>', '>>', '&>', '&>>', '>|'])('a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not', (operator) => {
+    expect(shellCommand(`ls ${operator} out.txt`)).toMatchObject({ readOnly: false, writes: ['out.txt'] })
+    expect(shellCommand(`ls ${operator} /dev/null`)).toMatchObject({ readOnly: true, writes: [] })
+  })
+
+  it.each([
+    ['sed -n p -i f', false], ['sed -ni p f', false], ['sed --in-place p f', false], ["sed 's/a/b/w out' f", false], ['sed -n "1,5w out" f', false], ['sed -n p f', true],
+    ['sort -uo out f', false], ['sort --output=o f', false], ['sort -u f', true],
+    ["awk '$1 > 2' f", false], ["awk '{print | \"sh\"}' f", false], ["awk 'BEGIN { system(\"x\") }'", false], ["awk '{ getline l < \"f\" }'", false], ["awk '{print $1}' f", true],
+    ['ls >&2', true], ['ls 2>&1', true], ['ls >&-', true], ['cat f > -', true],
+  ])('%s: read-only %s', (command, readOnly) => {
+    expect(shellCommand(command as string)!.readOnly).toBe(readOnly)
+  })
+
+  it.each(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'])('%s shows files: a view', (name) => {
+    expect(shellCommand(`${name} a.py`)).toMatchObject({ view: true, files: name === 'sed' ? [] : ['a.py'] })
+  })
+
+  it('cd and echo show no file and keep a view a view; a reader that is no viewer makes it no view', () => {
+    expect(shellCommand('cd d && echo x && cat a.py')).toMatchObject({ view: true, files: ['a.py'] })
+    expect(shellCommand('cat a.py | wc -l')).toMatchObject({ view: false })
+  })
+
   it('what a command writes, when it changes nothing else: redirections and sed -i; undefined once anything else may change', () => {
     expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
     expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
