@@ -41,9 +41,11 @@ export function findReread(history: readonly Call[], call: Call, compared: Compa
   for (let i = history.length - 1; i >= 0; i--) {
     const earlier = history[i]!
     const back = history.length - i
+    // mutant (speed) ConditionalExpression "false": calls to other tools are neither the same call nor bash reads of one question; the tool only spares comparing their outcomes.
     if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
+    // The same call one call back is a run, which the guard never asks about: an identical one here is at least 2 back.
     const identical = sameCall(earlier, call)
-    if (identical ? back < 2 : !sameQuestion(earlier, call, compared)) continue
+    if (!identical && !sameQuestion(earlier, call, compared)) continue
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
     const between = history.slice(i + 1)
     const asked = reads(call, compared)
@@ -71,7 +73,8 @@ function viewsOther(c: Call, call: Call, compared: Comparison): boolean {
 
 /** Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`) reads: it writes none of the paths the read names. */
 function untouched(asked: Reads, between: Reads): boolean {
-  if (!asked.readOnly || asked.question === undefined || between.writes === undefined) return false
+  // A question is asked only by a bash read.
+  if (asked.question === undefined || between.writes === undefined) return false
   const named = asked.question.split('\n')
   return between.writes.every((path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)))
 }
@@ -90,12 +93,12 @@ export function reads(call: Call, compared: Comparison): Reads {
   const command = shell === undefined ? undefined : shellCommand(shell.command as string)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
   const navigation = compared.navigation(tool)
-  const viewTool = VIEW_TOOLS.has(tool)
   call.reads = {
     readOnly: navigation || compared.readOnly(tool) || command?.readOnly === true,
     navigation,
-    view: command?.view === true || viewTool,
-    files: viewTool ? pathOf(args) : command?.files ?? [],
+    view: command?.view === true || VIEW_TOOLS.has(tool),
+    // Read only for a view: a bash view's files, a view tool's path.
+    files: command?.files ?? pathOf(args),
     question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
     writes: command?.writes,
   }

@@ -78,7 +78,7 @@ const PLAIN_READERS = [
 ]
 
 /** `git` subcommands that only read. */
-const GIT_READERS = new Set(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])
+const GIT_READERS = new Set<string | undefined>(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])
 
 /** `find` actions that write, delete or run a command. */
 const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])
@@ -105,8 +105,8 @@ function shown(node: Node, name: string): string[] {
 
 /** The files a `sed -i` edits in place: its operands after the script; undefined for any other command. */
 function editedInPlace(node: Node): string[] | undefined {
-  if (node.childForFieldName('name')?.text !== 'sed') return undefined
-  const args = node.childrenForFieldName('argument').filter((a) => a !== null).map(word)
+  if (node.childForFieldName('name')!.text !== 'sed') return undefined
+  const args = node.childrenForFieldName('argument').map((a) => word(a!))
   const operands = args.filter((a) => !a.startsWith('-'))
   // The script is the first operand unless given with -e or -f.
   return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file')) ? undefined : operands.slice(1)
@@ -115,13 +115,13 @@ function editedInPlace(node: Node): string[] | undefined {
 /** git's options that take the next word as their value (`git -C dir status`). */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace'])
 
-/** The git subcommand among `args`: the first word that is no option nor an option's value; empty for none. */
-function gitCommand(args: readonly string[]): string {
+/** The git subcommand among `args`: the first word that is no option nor an option's value; undefined for none. */
+function gitCommand(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     if (GIT_VALUED.has(args[i]!)) i++
-    else if (!args[i]!.startsWith('-')) return args[i]!
+    else if (!args[i]!.startsWith('-')) return args[i]
   }
-  return ''
+  return undefined
 }
 
 /** Redirections that write to their destination; `>&` and `<&` with a number only copy a descriptor. */
@@ -175,23 +175,25 @@ export function shellCommand(command: string): Command | undefined {
 
 /** Whether one simple command is a known reader with arguments that keep it one; its operands go into `operands`. */
 function reads(node: Node, operands: Set<string>): boolean {
-  const args = node.childrenForFieldName('argument').filter((a) => a !== null).map(word)
+  const args = node.childrenForFieldName('argument').map((a) => word(a!))
   for (const arg of args) if (!arg.startsWith('-')) operands.add(arg)
   const rule = READERS.get(node.childForFieldName('name')!.text)
   return rule !== undefined && rule(args)
 }
 
-/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null (`3>&-` closes one, and has none). */
+/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null (`3>&-` closes one: its operator is `>&-`). */
 function writes(node: Node): boolean {
-  const operator = node.children.find((c) => c !== null && !c.isNamed)!.text
-  const destination = node.childForFieldName('destination')?.text
-  return WRITES.has(operator) && destination !== undefined && destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
+  const operator = node.children.find((c) => !c!.isNamed)!.text
+  if (!WRITES.has(operator)) return false
+  // A writing operator always has a destination.
+  const destination = node.childForFieldName('destination')!.text
+  return destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
 }
 
 /** An argument as the command receives it, for the plain quoted forms: 'x' and "x" without their quotes. */
 function word(node: Node): string {
   const { text } = node
   if (node.type === 'raw_string') return text.slice(1, -1)
-  if (node.type === 'string' && node.namedChildren.every((c) => c?.type === 'string_content')) return text.slice(1, -1)
+  if (node.type === 'string' && node.namedChildren.every((c) => c!.type === 'string_content')) return text.slice(1, -1)
   return text
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { Parser } from 'web-tree-sitter'
+import { Parser, Tree } from 'web-tree-sitter'
 import { comparison } from '../src/compare.ts'
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
@@ -27,7 +27,10 @@ describe('maskNoise: what changes run to run without meaning anything', () => {
     ['Ran 5 tests in 0.003s', 'Ran 5 tests in <duration>'],
     ['took 1.2 seconds, then 3 min', 'took <duration>, then <duration>'],
     ['at 2026-12-03T16:17:51.123Z and 2026-12-03', 'at <date> and <date>'],
-    ['finished 16:17:51.5', 'finished <time>'],
+    ['2026-12-03 16:17, 2026-12-03T16:17:51Z, 2026-12-03T16:17:51', '<date>, <date>, <date>'],
+    ['2026-12-03T16:17:51+01:00 and 2026-12-03T16:17:51-0530', '<date> and <date>'],
+    ['finished 16:17:51.5, 16:17:51.123 and 16:17:51', 'finished <time>, <time> and <time>'],
+    ['1 second, 2 sec, 1 minute', '<duration>, <duration>, <duration>'],
     ['pid 4242 and PID: 17 and pid=9', 'pid <pid> and pid <pid> and pid <pid>'],
     ['wrote /tmp/tmpa1b2c3/x.py, then /var/folders/ab/T/y', 'wrote <tmp>, then <tmp>'],
     ['commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f', 'commit <hex>'],
@@ -92,6 +95,7 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     ['git --version', false, ''],
     ['sort --output=o f', false, 'f'],
     ['ls 3>&- 2>&1 >/dev/null', true, ''],
+    ['grep "a $X b" f', true, '"a $X b"\nf'],
     ['cat f >&-', true, 'f'],
     ['ls > out', false, ''],
     ['python x.py', false, 'x.py'],
@@ -131,8 +135,10 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
   })
 
   it.each([
-    ['sed -n p -i f', false], ['sed -ni p f', false], ['sed --in-place p f', false], ["sed 's/a/b/w out' f", false], ['sed -n "1,5w out" f', false], ['sed -n p f', true],
-    ['sort -uo out f', false], ['sort --output=o f', false], ['sort -u f', true],
+    ['sed -n p -i f', false], ['sed -ni p f', false], ['sed --in-place=.bak p f', false], ["sed 's/a/b/w out' f", false], ['sed -n "1,5w out" f', false], ["sed -n 'w out' f", false],
+    ['sed -n p f', true], ['sed -n p my-inc.txt', true],
+    ['sort -uo out f', false], ['sort --output=o f', false], ['sort -u f', true], ['sort data-old.txt', true],
+    ['cat < in.txt', true], ['ls > out2', false], ['ls > 2out', false], ['ls 2>&12', true],
     ["awk '$1 > 2' f", false], ["awk '{print | \"sh\"}' f", false], ["awk 'BEGIN { system(\"x\") }'", false], ["awk '{ getline l < \"f\" }'", false], ["awk '{print $1}' f", true],
     ['ls >&2', true], ['ls 2>&1', true], ['ls >&-', true], ['cat f > -', true],
   ])('%s: read-only %s', (command, readOnly) => {
@@ -152,6 +158,9 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
     expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
     expect(shellCommand('sed -i -e s/a/b/ f')!.writes).toBeUndefined()
+    expect(shellCommand('sed -i -f x.sed f')!.writes).toBeUndefined()
+    expect(shellCommand('sed -i --expression=s/a/b/ f')!.writes).toBeUndefined()
+    expect(shellCommand('sed -i --file=x.sed f')!.writes).toBeUndefined()
     expect(shellCommand('rm f')!.writes).toBeUndefined()
     expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
   })
@@ -159,7 +168,18 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
   it('views show content (cat, sed -n, head) of the files they name; a search is no view', () => {
     expect(shellCommand('nl -ba f.py | sed -n 1,5p')).toMatchObject({ view: true, files: ['f.py'] })
     expect(shellCommand('head -n 15 a.py b.py; cd d')).toMatchObject({ view: true, files: ['a.py', 'b.py'] })
+    expect(shellCommand('head -n 5 log2')).toMatchObject({ view: true, files: ['log2'] })
     expect(shellCommand('grep x f')!.view).toBe(false)
+  })
+
+  it('every tree a parse makes is freed: the parser\'s memory does not grow with the calls', () => {
+    const freed = vi.spyOn(Tree.prototype, 'delete')
+    try {
+      for (const command of ['ls', 'grep x f | head', 'if (( ; then']) shellCommand(command)
+      expect(freed).toHaveBeenCalledTimes(3)
+    } finally {
+      freed.mockRestore()
+    }
   })
 
   it('a command it cannot parse whole proves nothing', () => {
@@ -171,8 +191,8 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     const fresh = await import('../src/shell.ts')
     expect(fresh.shellCommand('ls')).toBeUndefined()
     const warnings: string[] = []
-    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, ['/nowhere/tree-sitter-bash.wasm'])
-    expect(warnings).toEqual(['rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm)'])
+    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, ['/nowhere/tree-sitter-bash.wasm', new URL('file:///nowhere/either.wasm')])
+    expect(warnings).toEqual(['rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, /nowhere/either.wasm)'])
     expect(fresh.shellCommand('ls')).toBeUndefined()
   })
 })
@@ -224,6 +244,14 @@ describe('rereads: which repeats the guard reminds', () => {
     expect(drive({}, [['bash', { command: "sed -n '1,9p' a.py" }, 'A'], ['bash', { command: 'head -n 20 a.py' }, 'B'], ['bash', { command: "sed -n '1,9p' a.py" }, 'A']])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [['read', { file_path: 'a' }, 'A'], ['read', { file_path: 'a', offset: 9 }, 'B'], ['read', { file_path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [['read', {}, 'A'], ['read', { file_path: 'b' }, 'B'], ['read', {}, 'A']])).toEqual([])
+    // Looking elsewhere once is enough; a view of several files, one of them this one, is no look elsewhere.
+    expect(drive({}, [['read', { path: 'a' }, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', { path: 'b' }, 'B'], ['read', { path: 'a' }, 'A']])).toEqual([])
+    expect(drive({}, [['bash', { command: 'cat a.py' }, 'A'], ['bash', { command: 'cat a.py b.py' }, 'AB'], ['bash', { command: 'cat a.py' }, 'A']])).toEqual([[3, rereadText(2)]])
+    // Claude Code's Read and Gemini CLI's read_file are views; two views without a path show no file in common.
+    expect(drive({}, [['Read', { file_path: 'a' }, 'A'], ['Read', { file_path: 'b' }, 'B'], ['Read', { file_path: 'a' }, 'A']])).toEqual([])
+    expect(drive({}, [['read_file', { path: 'a' }, 'A'], ['read_file', { path: 'b' }, 'B'], ['read_file', { path: 'a' }, 'A']])).toEqual([])
+    expect(drive({}, [['read', {}, 'A'], ['read', { offset: 5 }, 'B'], ['read', {}, 'A']])).toEqual([])
+    expect(drive({}, [['read', null, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', null, 'A']])).toEqual([[3, rereadText(2)]])
     // Moving a view is looking elsewhere too; arguments that are no object name no file.
     expect(drive({}, [['read', { path: 'a' }, 'A'], ['goto', { line: 5 }, 'W'], ['read', { path: 'a' }, 'A']])).toEqual([])
     expect(drive({}, [['read', 'a', 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', 'a', 'A']])).toEqual([[3, rereadText(2)]])
@@ -232,6 +260,12 @@ describe('rereads: which repeats the guard reminds', () => {
   it('a write to a file the read names is a change; to another file, or by a tool not known to read, too', () => {
     const read = (): [string, unknown, string] => ['bash', { command: 'grep -n x src/a.py' }, '1:x']
     expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], read()])).toEqual([])
+    expect(drive({}, [['bash', { command: 'grep -n x a.py' }, '1:x'], ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], ['bash', { command: 'grep -n x a.py' }, '1:x']])).toEqual([])
+    expect(drive({}, [read(), ['bash', { command: 'printf x > notes.txt; sed -i s/y/z/ src/a.py' }, ''], read()])).toEqual([])
+    // Only bash's command is a shell command, and only a text one: another tool's, or a command that is no text, changes what it may.
+    expect(drive({}, [read(), ['pwsh', { command: 'ls' }, ''], read()])).toEqual([])
+    expect(drive({}, [read(), ['bash', { command: 5 }, ''], read()])).toEqual([])
+    expect(drive({}, [read(), ['bash', 'ls', ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 'printf x > src/b.py' }, ''], read()])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([])
     expect(drive({ readOnlyTools: ['write'] }, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([[3, rereadText(2)]])
@@ -244,6 +278,8 @@ describe('rereads: which repeats the guard reminds', () => {
     expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x']]))
       .toEqual([[2, rereadText(1, quoted('grep x f', 'a'))]])
     expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x']])).toEqual([])
+    // No workdir is the session's folder, as an empty one is.
+    expect(drive({}, [['bash', { command: 'grep x f', workdir: '' }, 'x'], ['bash', { command: 'cat f | grep x' }, 'x']])).toEqual([[2, rereadText(1, quoted('grep x f', ''))]])
     expect(drive({}, [['grep', { pattern: 'x' }, 'x'], ['grep', { pattern: 'y' }, 'x']])).toEqual([])
   })
 
