@@ -129,7 +129,7 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand(`find . ${action} x`)!.readOnly).toBe(false)
   })
 
-  it.each(['>', '>>', '&>', '&>>', '>|'])('a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not', (operator) => {
+  it.each(['>', '>>', '&>', '&>>', '>|', '>&'])('a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not', (operator) => {
     expect(shellCommand(`ls ${operator} out.txt`)).toMatchObject({ readOnly: false, writes: ['out.txt'] })
     expect(shellCommand(`ls ${operator} /dev/null`)).toMatchObject({ readOnly: true, writes: [] })
   })
