@@ -27,6 +27,7 @@ describe('what each agent remembers is bounded', () => {
     ['cycles on', { cycles: true, maxCyclePeriod: 8 }],
     ['relapse on', { relapse: true }],
     ['cycles and relapse on, results compared', { cycles: true, relapse: true, resultAware: true }],
+    ['every rule for loops in other words on', { cycles: true, relapse: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true }],
   ])('with %s, 2,000 distinct calls of 50 kB each leave at most a few calls\' worth behind', (_label, config) => {
     const guard = createGuard(Config(config))
     const agent = {} as Agent
@@ -36,7 +37,7 @@ describe('what each agent remembers is bounded', () => {
       const text = `${i}:${'x'.repeat(50_000)}`
       guard.observe({ agent, name: 'write', arguments: { content: text } }, { isError: false, content: [{ type: 'text', text: `wrote ${text}` }] })
     }
-    // The newest call, up to 8 recent ones and up to 8 interrupted runs: well under 2 MB.
+    // The newest call, up to 8 recent ones, up to 8 interrupted runs and the 6 calls rereads looks back on: well under 3 MB.
     expect(heap() - before).toBeLessThan(4e6)
     // The guard and the agent are still in use here, so the collection above could not take their state.
     expect(guard.observe({ agent, name: 'write', arguments: {} }, { isError: false, content: [] })?.length).toBe(1)
