@@ -128,11 +128,20 @@ function gitCommand(args: readonly string[]): string | undefined {
 const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '>&'])
 
 /**
- * What `command` is, parsed; undefined before the parser has loaded or for a
- * command it cannot parse whole. Every command in it counts, in pipelines,
+ * The longest command parsed, in characters: a read is a line or two, and a
+ * command of 600 kB (100,000 pipes) takes the parser two seconds. A longer one
+ * proves nothing, as one it cannot parse.
+ */
+export const LONGEST_COMMAND = 16_384
+
+/**
+ * What `command` is, parsed; undefined before the parser has loaded, for a
+ * command longer than {@link LONGEST_COMMAND}, or for a command it cannot
+ * parse whole. Every command in it counts, in pipelines,
  * lists, subshells and substitutions alike.
  */
 export function shellCommand(command: string): Command | undefined {
+  if (command.length > LONGEST_COMMAND) return undefined
   const tree = parser?.parse(command)
   if (tree == null) return undefined
   try {

@@ -182,6 +182,17 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     }
   })
 
+  it('a command longer than 16,384 characters is not parsed, and proves nothing', () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse')
+    try {
+      expect(shellCommand(`grep -n "${'x'.repeat(16_384 - 12)}" f`)).toMatchObject({ readOnly: true })
+      expect(shellCommand(`grep -n "${'x'.repeat(16_384 - 11)}" f`)).toBeUndefined()
+      expect(parse).toHaveBeenCalledTimes(1)
+    } finally {
+      parse.mockRestore()
+    }
+  })
+
   it('a command it cannot parse whole proves nothing', () => {
     expect(shellCommand('if (( ; then')).toBeUndefined()
   })
