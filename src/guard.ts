@@ -168,6 +168,7 @@ class RepeatGuard implements Guard {
     const found = this.config.rereads && !remind && state.length === 1 ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b)) : undefined
     const reread = found?.earlier.reread === true && found.otherWords === undefined ? undefined : found
     if (found !== undefined) call.reread = true
+    // mutant (speed) ConditionalExpression "true": without rereads the calls kept are never read; keeping them costs only the memory of 6 calls.
     if (this.config.rereads) {
       state.history.push(call)
       if (state.history.length > REREAD_WINDOW) state.history.shift()
@@ -283,8 +284,8 @@ class RepeatGuard implements Guard {
     const current = cycle?.length ?? counted
     // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
     const poll = cycle === undefined && call.outcome?.running !== undefined
-    // A run of the same failure with other arguments, measured from its second call (FAIR_FAILURES).
-    const failure = cycle === undefined && failing
+    // A run of the same failure with other arguments, measured from its second call (FAIR_FAILURES); a call that goes on failing continues no cycle.
+    const failure = failing
     const measured = poll ? current - FAIR_POLLS + 1 : failure ? current - FAIR_FAILURES + 1 : current
     const remind = (cycle?.complete ?? true) && this.due(measured)
     const block = blockAt > 0 && measured >= blockAt

@@ -91,6 +91,7 @@ export function failed(isError: boolean, content: readonly ContentBlock[]): bool
   const block = content.at(-1)
   if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return isError && content.length > 0
   const code = RETURN_CODE.exec(block.text)
+  // mutant (equivalent) Regex "/<\\/output>\\s*/": the closing tag is the only word a result without output has after its return code, wherever it is removed from.
   if (code !== null) return (isError || code[1] !== '0') && /\w/.test(block.text.slice(code[0].length).replace(/<\/output>\s*$/, ''))
   const text = beforeSpillNotice(block.text)
   let body = text
@@ -149,12 +150,13 @@ const FAILURE_QUOTED = 200
 
 /** A failed call's error as a reminder quotes it: the end of its result's text, at most {@link FAILURE_QUOTED} characters, from a line's start where one is near. */
 export function failureText(outcome: Outcome | undefined): string {
+  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": an outcome without content has no text block, and a block that is no record reads as no text.
   const blocks = Array.isArray(outcome?.content) ? outcome.content as unknown[] : []
   const text = blocks.map((b) => isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '').join('\n').trim()
   if (text.length <= FAILURE_QUOTED) return text
   const tail = text.slice(-FAILURE_QUOTED)
-  const line = tail.indexOf('\n')
-  return `…${line < 0 ? tail : tail.slice(line + 1)}`
+  // From the first line start within the tail, or the whole tail when it is one line.
+  return `…${tail.slice(tail.indexOf('\n') + 1)}`
 }
 
 /** The content with dsh's locators masked, and with `noise` its noise too. */

@@ -64,6 +64,17 @@ describe('failed: a result that says its call failed with an error to show', () 
     ['mini-swe-agent, a nonzero return code with output', false, text('<returncode>2</returncode>\n<output>\nTraceback\n</output>'), true],
     ['mini-swe-agent, a nonzero return code with no output', false, text('<returncode>1</returncode>\n<output>\n</output>'), false],
     ['mini-swe-agent, return code 0', false, text('<returncode>0</returncode>\n<output>\nok\n</output>'), false],
+    ['mini-swe-agent, a two-digit return code', false, text('<returncode>16</returncode>\n<output>\nlint\n</output>'), true],
+    ['mini-swe-agent, no output tag, no white space', false, text('<returncode>1</returncode>boom'), true],
+    ['mini-swe-agent, no output but a line feed after it', false, text('<returncode>1</returncode>\n<output>\n</output>\n'), false],
+    ['a return code that does not open the text', false, text('log: <returncode>1</returncode> x'), false],
+    ['a last block that is no text', false, [{ type: 'image', text: 'boom\n[exit code: 1]' }], false],
+    ['a text block whose text is no string', false, [{ type: 'text', text: 5 }], false],
+    ['markers alone, the first after a line feed', true, text('\n[exit code: 1]\n[killed by signal: SIGTERM]'), false],
+    ['no output but spaces around it', true, text('  (no output)  \n[exit code: 1]'), false],
+    ['nothing but spaces before the marker', true, text(' \n[exit code: 1]'), false],
+    ['a last line in brackets that is no marker', false, text('out\nlist: [1, 2]'), false],
+    ['a marker that does not close its bracket', false, text('out\n[exit code: 1'), false],
   ])('%s: %s', (_, isError, content, expected) => {
     expect(failed(isError, content as never)).toBe(expected)
   })
@@ -74,6 +85,11 @@ describe('failed: a result that says its call failed with an error to show', () 
     expect(failureText({ isError: true, content: text('y'.repeat(250)) })).toBe(`…${'y'.repeat(200)}`)
     expect(failureText({ isError: true, content: [{ type: 'image' }, ...text(' short ')] })).toBe('short')
     expect(failureText(undefined)).toBe('')
+    expect(failureText({ isError: true, content: [null, { type: 'image', text: 'img' }, { type: 'text', text: 5 }, ...text('err')] })).toBe('err')
+    // 200 characters are quoted whole; a tail that starts a line is quoted from there.
+    const exact = `${'a'.repeat(99)}\n${'b'.repeat(100)}`
+    expect(failureText({ isError: true, content: text(exact) })).toBe(exact)
+    expect(failureText({ isError: true, content: text(`${'x'.repeat(50)}\n${'y'.repeat(199)}`) })).toBe(`…${'y'.repeat(199)}`)
   })
 })
 
@@ -317,18 +333,22 @@ describe('scoring rereads, as the loop benchmark says', () => {
       { session: 's', first: 11, last: 12, label: 'unclear', from: null },
       { session: 't', first: 1, last: 3, label: 'stuck', from: 3 },
       { session: 'u', first: 1, last: 3, label: 'busy-poll', from: 3 },
+      { session: 'v', first: 1, last: 2, label: 'stuck', from: 2 },
     ))
     const scorer = new Scorer(labels)
+    // Scored out of file order: the episodes are listed in it all the same.
+    scorer.add('u', 3, { reminders: [3], withheld: [] })
     scorer.add('s', 12, { reminders: [2, 6, 7, 10, 12], withheld: [] })
     scorer.add('t', 3, { reminders: [], withheld: [] })
-    scorer.add('u', 3, { reminders: [3], withheld: [] })
+    scorer.add('v', 2, { reminders: [2], withheld: [] })
+    // Right: the loop's, u's and v's first marks (at from); wrong: the reread's before from, the productive one's.
     expect(scorer.score()).toMatchObject({
       recall: { overall: 1 },
-      right: 2,
+      right: 3,
       wrong: 2,
-      rereads: { episodes: { 'stuck': 2, 'busy-poll': 1, 'productive': 1, 'unclear': 1 }, caught: 1, recall: 0.5 },
+      rereads: { episodes: { 'stuck': 3, 'busy-poll': 1, 'productive': 1, 'unclear': 1 }, caught: 2, recall: 2 / 3 },
     })
-    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null], [true, 5, 3]])
+    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null], [true, 5, 3], [true, 6, 2]])
   })
 
   it('what does not fit names the file it is in', () => {
@@ -359,5 +379,58 @@ describe('scoring rereads, as the loop benchmark says', () => {
       status: 2,
       err: `repeat-tool-reminder replay: ${rereadsFile}: line 1: calls 2–3 overlap the loop episode on line 1 of ${loopsFile} (calls 1–2)\n`,
     })
+  })
+})
+
+describe('the new rules in the guard, one condition at a time', () => {
+  const agent = {} as never
+  const out = (t: string, isError = false) => ({ isError, content: text(t) })
+  const run = (config: Partial<Config>, calls: [string, unknown, { isError: boolean, content: unknown[] }][]) => {
+    const guard = createGuard(Config(config))
+    return calls.map(([name, args, result]) => guard.observe({ agent, name, arguments: args }, result as never)!)
+  }
+
+  it('a call is compared with only what its config needs: no outcome for the rules unless one is on, and a failure only for sameFailure', () => {
+    const failing = out('boom\n[exit code: 1]')
+    expect(comparison(Config({})).call('bash', {}, failing)).toEqual({ tool: 'bash', args: {}, ignored: [], outcome: undefined })
+    expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({ failed: false, seen: { isError: false } })
+    expect(comparison(Config({ sameFailure: true })).call('bash', {}, failing)).toMatchObject({ failed: true })
+    expect(comparison(Config({ sameFailure: true })).call('bash', {}, out('fine'))).toMatchObject({ failed: false })
+  })
+
+  it('sameFailure needs the same tool, both calls failing, the same error, and the option', () => {
+    const fail = (name: string, i: number, result = out('quota exceeded\n[exit code: 3]')): [string, unknown, ReturnType<typeof out>] => [name, { i }, result]
+    const lengths = (config: Partial<Config>, calls: ReturnType<typeof fail>[]) => run(config, calls).map((o) => o.length)
+    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2), fail('bash', 3)])).toEqual([1, 2, 3])
+    expect(lengths({}, [fail('bash', 1), fail('bash', 2)])).toEqual([1, 1])
+    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('pwsh', 2)])).toEqual([1, 1])
+    expect(lengths({ sameFailure: true }, [fail('bash', 1, out('quota exceeded')), fail('bash', 2)])).toEqual([1, 1])
+    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('quota exceeded'))])).toEqual([1, 1])
+    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('other\n[exit code: 3]'))])).toEqual([1, 1])
+  })
+
+  it('which reminders are on a repeated result: a reread, a repeated failure, a run under maskNoise; not a run otherwise', () => {
+    const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
+    expect(run({ thresholds: [2] }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
+    expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
+    expect(run({ thresholds: [2], maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
+    expect(run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, true])
+    const fail = (i: number): [string, unknown, ReturnType<typeof out>] => ['bash', { i }, out('boom\n[exit code: 1]')]
+    expect(run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([[false, false], [false, false], [true, true]])
+  })
+
+  it('rereads asks only about a call that starts a run and gets no other reminder: the run and cycle rules come first', () => {
+    const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
+    const glob: [string, unknown, ReturnType<typeof out>] = ['glob', { pattern: '*' }, out('G')]
+    expect(run({ thresholds: [3], rereads: true }, [grep, grep]).map((o) => o.reminder)).toEqual([undefined, undefined])
+    // The 4th call completes a cycle of two: its reminder is the cycle's, on no repeated result as this config compares them.
+    const cycle = run({ thresholds: [2], cycles: true, rereads: true }, [grep, glob, grep, glob])
+    expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([[false, false], [false, false], [true, true], [true, false]])
+    expect((cycle[3]!.reminder!.content[0] as { text: string }).text).toContain('same sequence of 2 tool calls')
+  })
+
+  it('the window holds 6 calls: a call 6 back is a reread', () => {
+    const calls: [string, unknown, ReturnType<typeof out>][] = [['grep', { pattern: 'x' }, out('X')], ...Array.from({ length: 5 }, (_, i): [string, unknown, ReturnType<typeof out>] => ['glob', { p: i }, out(String(i))]), ['grep', { pattern: 'x' }, out('X')]]
+    expect(run({ rereads: true }, calls).map((o) => o.resultRepeated)).toEqual([false, false, false, false, false, false, true])
   })
 })
