@@ -233,9 +233,9 @@ class RepeatGuard implements Guard {
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
   private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
-  /** With `sameFailure`: whether `b` fails as `a` did, a call to the same tool with the same error text, whatever the arguments. */
+  /** With `sameFailure`: whether `b` fails as `a` did, a call to the same tool with the same error text, whatever the arguments (the same outcome fails or not alike). */
   private sameFailure(a: Call, b: Call): boolean {
-    return this.config.sameFailure && a.tool === b.tool && a.failed === true && b.failed === true && sameOutcome(a.seen, b.seen)
+    return this.config.sameFailure && a.tool === b.tool && b.failed === true && sameOutcome(a.seen, b.seen)
   }
 
   /** Advance an agent's state with one tracked call; return this call's cycle, if any. */

@@ -86,6 +86,7 @@ describe('failed: a result that says its call failed with an error to show', () 
     expect(failureText({ isError: true, content: [{ type: 'image' }, ...text(' short ')] })).toBe('short')
     expect(failureText(undefined)).toBe('')
     expect(failureText({ isError: true, content: [null, { type: 'image', text: 'img' }, { type: 'text', text: 5 }, ...text('err')] })).toBe('err')
+    expect(failureText({ isError: true, content: [...text('first'), ...text('second')] })).toBe('first\nsecond')
     // 200 characters are quoted whole; a tail that starts a line is quoted from there.
     const exact = `${'a'.repeat(99)}\n${'b'.repeat(100)}`
     expect(failureText({ isError: true, content: text(exact) })).toBe(exact)
@@ -407,6 +408,8 @@ describe('the new rules in the guard, one condition at a time', () => {
     expect(lengths({ sameFailure: true }, [fail('bash', 1, out('quota exceeded')), fail('bash', 2)])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('quota exceeded'))])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('other\n[exit code: 3]'))])).toEqual([1, 1])
+    // The same output from other arguments, no failure: no run.
+    expect(lengths({ sameFailure: true }, [fail('bash', 1, out('ok')), fail('bash', 2, out('ok'))])).toEqual([1, 1])
   })
 
   it('which reminders are on a repeated result: a reread, a repeated failure, a run under maskNoise; not a run otherwise', () => {
