@@ -88,16 +88,21 @@ const NO_OUTPUT = '(no output)'
  * no error text, and two of them are not the same failure.
  */
 export function failed(isError: boolean, content: readonly ContentBlock[]): boolean {
-  const block = content.at(-1)
-  if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return isError && content.length > 0
-  const code = RETURN_CODE.exec(block.text)
+  const last = textOf(content.at(-1))
+  if (last === undefined) return isError && content.length > 0
+  const code = RETURN_CODE.exec(last)
   // mutant (equivalent) Regex "/<\\/output>\\s*/": the closing tag is the only word a result without output has after its return code, wherever it is removed from.
-  if (code !== null) return (isError || code[1] !== '0') && /\w/.test(block.text.slice(code[0].length).replace(/<\/output>\s*$/, ''))
-  const text = beforeSpillNotice(block.text)
+  if (code !== null) return (isError || code[1] !== '0') && /\w/.test(last.slice(code[0].length).replace(/<\/output>\s*$/, ''))
+  const text = beforeSpillNotice(last)
   let body = text
   for (let end = body.lastIndexOf('\n'); end >= 0 && isMarker(body.slice(end + 1)); end = body.lastIndexOf('\n')) body = body.slice(0, end)
   const marked = body !== text || isMarker(text)
   return (isError || marked) && !isMarker(body) && body.trim() !== NO_OUTPUT && body.trim() !== ''
+}
+
+/** A block's text when it is a text block whose text is a string; undefined for any other block or value (a buggy tool, a hostile log). */
+function textOf(block: unknown): string | undefined {
+  return isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : undefined
 }
 
 /** Whether a line is one of dsh's failure markers. */
@@ -123,9 +128,9 @@ export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boo
  * that a job printed inside its output is not the tool's.
  */
 export function jobStatus(content: readonly ContentBlock[]): string | undefined {
-  const [block] = content
-  if (content.length !== 1 || !isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined
-  const text = beforeSpillNotice(block.text)
+  const only = content.length === 1 ? textOf(content[0]) : undefined
+  if (only === undefined) return undefined
+  const text = beforeSpillNotice(only)
   const line = text.slice(text.lastIndexOf('\n') + 1)
   if (!line.startsWith(STATUS) || !line.endsWith(']')) return undefined
   const body = line.slice(STATUS.length, -1)
@@ -152,7 +157,7 @@ const FAILURE_QUOTED = 200
 export function failureText(outcome: Outcome | undefined): string {
   // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": an outcome without content has no text block, and a block that is no record reads as no text.
   const blocks = Array.isArray(outcome?.content) ? outcome.content as unknown[] : []
-  const text = blocks.map((b) => isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '').join('\n').trim()
+  const text = blocks.map((b) => textOf(b) ?? '').join('\n').trim()
   if (text.length <= FAILURE_QUOTED) return text
   const tail = text.slice(-FAILURE_QUOTED)
   // From the first line start within the tail, or the whole tail when it is one line.
@@ -164,13 +169,13 @@ function masked(isError: boolean, content: readonly ContentBlock[], noise: boole
   let masked: ContentBlock[] | undefined
   // mutant (equivalent) EqualityOperator "i <= content.length": one step past the end reads undefined, which is no text block and is skipped.
   for (let i = 0; i < content.length; i++) {
-    const block = content[i]!
+    const original = textOf(content[i])
     // A block that is not text, or not even an object, or text that is not a string (a buggy tool, a hostile log), is compared as it is.
-    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') continue
-    const text = noise ? maskNoise(maskLocators(block.text)) : maskLocators(block.text)
-    if (text === block.text) continue
+    if (original === undefined) continue
+    const text = noise ? maskNoise(maskLocators(original)) : maskLocators(original)
+    if (text === original) continue
     masked ??= [...content]
-    masked[i] = { ...block, text }
+    masked[i] = { ...content[i]!, text } as ContentBlock
   }
   return { isError, content: masked ?? content }
 }
