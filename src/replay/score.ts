@@ -151,17 +151,11 @@ export class Scorer {
     const { label, from, last } = episode
     const mark = within[0] ?? null
     const result: EpisodeScore = { ...episode, firstReminder: mark, caughtAt: null, saved: 0 }
+    this.judgeFirst(episode, mark)
     if (episode.reread) return this.reread(result, within)
     this.sum.episodes[label]++
-    if (!isLoop(label)) {
-      if (label === 'productive' && mark !== null) this.sum.wrong++
-      return result
-    }
+    if (!isLoop(label)) return result
     this.sum.wasted += last - from! + 1
-    if (mark !== null) {
-      if (mark >= from!) this.sum.right++
-      else this.sum.wrong++
-    }
     const at = within.find((n) => n >= from!)
     if (at === undefined) return result
     result.caughtAt = at
@@ -172,15 +166,17 @@ export class Scorer {
     return result
   }
 
-  /** A reread scored: its first mark judged as a loop's is, and a `stuck` one caught by a mark from `from` on; nothing else of the loops' figures. */
+  /** An episode's first mark, judged alike in both files: right in a loop at or past `from`, wrong before it or in a productive episode; in an unclear one not judged. */
+  private judgeFirst({ label, from }: Episode, mark: number | null): void {
+    if (mark === null || label === 'unclear') return
+    if (isLoop(label) && mark >= from!) this.sum.right++
+    else this.sum.wrong++
+  }
+
+  /** A reread scored: a `stuck` one caught by a mark from `from` on; nothing of the loops' figures (its first mark is judged as any episode's). */
   private reread(result: EpisodeScore, within: readonly number[]): EpisodeScore {
     const { label, from } = result
     this.sum.rereads[label]++
-    const mark = result.firstReminder
-    if (mark !== null && label !== 'unclear') {
-      if (isLoop(label) && mark >= from!) this.sum.right++
-      else this.sum.wrong++
-    }
     const at = isLoop(label) ? within.find((n) => n >= from!) : undefined
     if (at !== undefined) {
       result.caughtAt = at
