@@ -5,12 +5,19 @@ import { defineConfig } from 'tsup'
 /** The harness packages read their own version as `createRequire(import.meta.url)("../package.json")`: inline it, as a bundle has no such file beside it. */
 const inlineOwnVersion = {
   name: 'inline-own-version',
-  setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string, loader: 'js' } | undefined>): void }) {
+  setup(build: {
+    onLoad(
+      options: { filter: RegExp },
+      load: (args: { path: string }) => Promise<{ contents: string; loader: 'js' } | undefined>,
+    ): void
+  }) {
     build.onLoad({ filter: /node_modules[\\/]@deepseek-ai[\\/][^\\/]+[\\/]lib[\\/][^\\/]+\.js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8')
       const read = 'createRequire(import.meta.url)("../package.json")'
       if (!source.includes(read)) return undefined
-      const { version } = JSON.parse(await readFile(join(dirname(path), '..', 'package.json'), 'utf8')) as { version: string }
+      const { version } = JSON.parse(await readFile(join(dirname(path), '..', 'package.json'), 'utf8')) as {
+        version: string
+      }
       return { contents: source.replace(read, JSON.stringify({ version })), loader: 'js' }
     })
   },

@@ -42,7 +42,7 @@ interface Mounted {
 /** A repeating cycle of calls, each with fresh deep-frozen arguments as the harness delivers them. */
 interface Workload {
   label: string
-  calls: { name: string, arguments: unknown }[]
+  calls: { name: string; arguments: unknown }[]
   /** Calls per timed sample, sized so one sample takes milliseconds. */
   perSample: number
 }
@@ -62,28 +62,61 @@ const SUBJECTS: Subject[] = [
   { label: 'this package', plugin: Reminder },
   { label: 'this package, cycles + resultAware', plugin: Reminder, config: { cycles: true, resultAware: true } },
   // A blockAt no run reaches: every call gets the pre-execute check, none is withheld.
-  { label: 'this package, blockAt (pre- and post-execute)', plugin: Reminder, config: { blockAt: 1_000_000_000 }, pre: true },
-  { label: 'this package, cycles + resultAware + the rules for other words', plugin: Reminder, config: { cycles: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true } },
+  {
+    label: 'this package, blockAt (pre- and post-execute)',
+    plugin: Reminder,
+    config: { blockAt: 1_000_000_000 },
+    pre: true,
+  },
+  {
+    label: 'this package, cycles + resultAware + the rules for other words',
+    plugin: Reminder,
+    config: { cycles: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true },
+  },
 ]
 
-const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: 'ok' }] })
+const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({
+  isError: false,
+  value: [],
+  content: [{ type: 'text', text: 'ok' }],
+})
 const ACCEPT = (): Promise<PostToolDecision> => Promise.resolve({ kind: 'accept' })
 const ALLOW = (): Promise<PreToolDecision> => Promise.resolve({ kind: 'allow' })
 
 function workloads(): Workload[] {
   const small = { pattern: 'TODO\\(.*\\)', path: 'packages/guard/src', glob: '**/*.ts', caseSensitive: false }
-  const megabyte = (seed: string) => ({ path: `src/${seed}.ts`, content: `const s = "${seed}\\t\\"quoted\\""\n`.repeat(1_000_000 / 30) })
-  const nested = (last: number) => Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key${i}`, { id: i, tags: ['a', 'b', i === 1_999 ? last : i] }]))
+  const megabyte = (seed: string) => ({
+    path: `src/${seed}.ts`,
+    content: `const s = "${seed}\\t\\"quoted\\""\n`.repeat(1_000_000 / 30),
+  })
+  const nested = (last: number) =>
+    Object.fromEntries(
+      Array.from({ length: 2_000 }, (_, i) => [`key${i}`, { id: i, tags: ['a', 'b', i === 1_999 ? last : i] }]),
+    )
   // Three containers per key: an object holding an array of an object.
-  const deeper = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key${i}`, { items: [{ id: i, name: 'item' }] }]))
+  const deeper = Object.fromEntries(
+    Array.from({ length: 2_000 }, (_, i) => [`key${i}`, { items: [{ id: i, name: 'item' }] }]),
+  )
   return [
     { label: 'small identical', calls: [call('grep', small)], perSample: 4_000 },
     { label: 'small alternating', calls: [call('grep', small), call('glob', small)], perSample: 4_000 },
-    { label: 'small 3-call cycle', calls: [call('grep', small), call('glob', small), call('read', small)], perSample: 4_000 },
+    {
+      label: 'small 3-call cycle',
+      calls: [call('grep', small), call('glob', small), call('read', small)],
+      perSample: 4_000,
+    },
     { label: '1 MB identical', calls: [call('write', megabyte('a'))], perSample: QUICK ? 2 : 8 },
-    { label: '1 MB alternating', calls: [call('write', megabyte('a')), call('read', megabyte('b'))], perSample: QUICK ? 2 : 8 },
+    {
+      label: '1 MB alternating',
+      calls: [call('write', megabyte('a')), call('read', megabyte('b'))],
+      perSample: QUICK ? 2 : 8,
+    },
     { label: 'nested identical', calls: [call('apply', nested(0))], perSample: QUICK ? 4 : 16 },
-    { label: 'nested, last key differs', calls: [call('apply', nested(0)), call('apply', nested(1))], perSample: QUICK ? 4 : 16 },
+    {
+      label: 'nested, last key differs',
+      calls: [call('apply', nested(0)), call('apply', nested(1))],
+      perSample: QUICK ? 4 : 16,
+    },
     { label: 'nested 3 deep identical', calls: [call('apply', deeper)], perSample: QUICK ? 4 : 16 },
   ].map((w) => ({ ...w, calls: Array.from({ length: COPIES }, () => w.calls).flat() }))
 }
@@ -108,7 +141,15 @@ let token = 0
 
 function execution(agent: Agent, name: string, args: unknown): ToolExecution {
   const callId = `bench-${++token}` as ToolExecution['callId']
-  return Object.freeze({ token: Symbol(callId) as ToolExecution['token'], callId, rootCallId: callId, name, arguments: args, signal: new AbortController().signal, agent })
+  return Object.freeze({
+    token: Symbol(callId) as ToolExecution['token'],
+    callId,
+    rootCallId: callId,
+    name,
+    arguments: args,
+    signal: new AbortController().signal,
+    agent,
+  })
 }
 
 /** One `tools/post-execute` pass, dispatched exactly as the tool registry dispatches it. */
@@ -121,21 +162,26 @@ function prePass(ctx: Context, exec: ToolExecution): Promise<PreToolDecision> {
   return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/pre-execute', exec, ALLOW)
 }
 
-async function sample(mounted: Mounted, execs: ToolExecution[], n: number, results: readonly ToolExecutionResult[] = [RESULT]): Promise<number> {
+async function sample(
+  mounted: Mounted,
+  execs: ToolExecution[],
+  n: number,
+  results: readonly ToolExecutionResult[] = [RESULT],
+): Promise<number> {
   const start = performance.now()
   for (let i = 0; i < n; i++) {
     const exec = execs[i % execs.length]!
     if (mounted.subject.pre) await prePass(mounted.ctx, exec)
     await pass(mounted.ctx, exec, results[i % results.length])
   }
-  return (performance.now() - start) * 1e6 / n
+  return ((performance.now() - start) * 1e6) / n
 }
 
 function stringifySample(execs: ToolExecution[], n: number): number {
   let length = 0
   const start = performance.now()
   for (let i = 0; i < n; i++) length += JSON.stringify(execs[i % execs.length]!.arguments).length
-  const ns = (performance.now() - start) * 1e6 / n
+  const ns = ((performance.now() - start) * 1e6) / n
   return length > 0 ? ns : Number.NaN
 }
 
@@ -180,7 +226,7 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
 interface OptIn {
   label: string
   config: object
-  calls: { name: string, arguments: unknown }[]
+  calls: { name: string; arguments: unknown }[]
   results: ToolExecutionResult[]
   /** What a bare `JSON.stringify` of one call's compared value is timed on. */
   stringified: unknown
@@ -197,18 +243,32 @@ interface OptIn {
  */
 async function optIns() {
   const content = `const s = "a\\t\\"quoted\\""\n`.repeat(1_000_000 / 30)
-  const spilled = (i: number): ToolExecutionResult => Object.freeze<ToolExecutionResult>({
-    isError: false,
-    value: [],
-    content: [{ type: 'text', text: `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. Use read with offset/limit, or grep this path to search within it.)` }],
-  })
+  const spilled = (i: number): ToolExecutionResult =>
+    Object.freeze<ToolExecutionResult>({
+      isError: false,
+      value: [],
+      content: [
+        {
+          type: 'text',
+          text: `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. Use read with offset/limit, or grep this path to search within it.)`,
+        },
+      ],
+    })
   // Equal texts, each a string of its own, as every read brings: comparing them is a full comparison.
-  const running = Array.from({ length: COPIES }, () => Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text: [content, '[status: running]'].join('\n') }] }))
+  const running = Array.from({ length: COPIES }, () =>
+    Object.freeze<ToolExecutionResult>({
+      isError: false,
+      value: [],
+      content: [{ type: 'text', text: [content, '[status: running]'].join('\n') }],
+    }),
+  )
   const list: OptIn[] = [
     {
       label: '1 MB, description reworded (ignoreArguments)',
       config: { ignoreArguments: ['write.description'] },
-      calls: Array.from({ length: COPIES }, (_, i) => call('write', { path: 'src/a.ts', content, description: `Write the file, take ${i}` })),
+      calls: Array.from({ length: COPIES }, (_, i) =>
+        call('write', { path: 'src/a.ts', content, description: `Write the file, take ${i}` }),
+      ),
       results: [RESULT],
       stringified: { path: 'src/a.ts', content, description: 'Write the file' },
     },
@@ -237,14 +297,19 @@ async function optIns() {
       label: 'a bash read again after a listing (rereads)',
       config: { rereads: true },
       // Each read is parsed once, when the next read finds the same result two calls back.
-      calls: [call('bash', { command: 'grep -n "def main" src/app.py | head -5' }), call('bash', { command: 'ls src' })],
+      calls: [
+        call('bash', { command: 'grep -n "def main" src/app.py | head -5' }),
+        call('bash', { command: 'ls src' }),
+      ],
       results: [small('12:def main():'), small('app.py')],
       stringified: { command: 'grep -n "def main" src/app.py | head -5' },
     },
     {
       label: 'the same error from other arguments (sameFailure)',
       config: { sameFailure: true },
-      calls: Array.from({ length: COPIES }, (_, i) => call('bash', { command: `curl -fsS https://example.com/item/${i}` })),
+      calls: Array.from({ length: COPIES }, (_, i) =>
+        call('bash', { command: `curl -fsS https://example.com/item/${i}` }),
+      ),
       results: [small('[stderr]\ncurl: (22) The requested URL returned error: 429\n[exit code: 22]')],
       stringified: { command: 'curl -fsS https://example.com/item/0' },
     },
@@ -258,15 +323,25 @@ async function optIns() {
   ]
   const rows: string[][] = []
   for (const optIn of list) {
-    const mounted = [await mount({ label: 'no guard' }), await mount({ label: optIn.label, plugin: Reminder, config: optIn.config })]
+    const mounted = [
+      await mount({ label: 'no guard' }),
+      await mount({ label: optIn.label, plugin: Reminder, config: optIn.config }),
+    ]
     const execs = mounted.map((m) => optIn.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
-    const n = QUICK ? 2 : optIn.results[0]!.content.length === 1 && JSON.stringify(optIn.results[0]!.content).length < 1_000 ? 2_000 : 8
+    const n = QUICK
+      ? 2
+      : optIn.results[0]!.content.length === 1 && JSON.stringify(optIn.results[0]!.content).length < 1_000
+        ? 2_000
+        : 8
     const perRound: number[][] = []
     for (let round = -1; round < ROUNDS; round++) {
-      const ns = [await sample(mounted[0]!, execs[0]!, n, optIn.results), await sample(mounted[1]!, execs[1]!, n, optIn.results)]
+      const ns = [
+        await sample(mounted[0]!, execs[0]!, n, optIn.results),
+        await sample(mounted[1]!, execs[1]!, n, optIn.results),
+      ]
       const start = performance.now()
       for (let i = 0; i < n; i++) JSON.stringify(optIn.stringified)
-      ns.push((performance.now() - start) * 1e6 / n)
+      ns.push(((performance.now() - start) * 1e6) / n)
       if (round >= 0) perRound.push(ns)
     }
     const cost = median(perRound.map((ns) => ns[1]! - ns[0]!))
@@ -303,7 +378,7 @@ async function churn(subject: Subject): Promise<number> {
   await agents(0, 1_000)
   const before = await settle()
   await agents(1_000, 1_000 + CHURN_AGENTS)
-  const growth = await settle() - before
+  const growth = (await settle()) - before
   await ctx.fiber.dispose()
   return growth
 }
@@ -326,37 +401,67 @@ function ratio(a: number, b: number): string {
 /** A Markdown table whose columns are padded to their widest cell, the first left-aligned, the rest right-aligned. */
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: string[]) => `| ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join(' | ')} |`
-  return [line(header), `| ${widths.map((w, i) => i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`).join(' | ')} |`, ...rows.map(line)].join('\n')
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`
+  return [
+    line(header),
+    `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n')
 }
 
 async function main() {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)')
   console.log(`repeat-tool-reminder benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
-  console.log(`node ${process.version}, ${ROUNDS} interleaved rounds, medians of one tools/post-execute pass per call\n`)
+  console.log(
+    `node ${process.version}, ${ROUNDS} interleaved rounds, medians of one tools/post-execute pass per call\n`,
+  )
   // The shell parser the rereads subject judges bash with, loaded before anything is timed.
   await loadShell()
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
-  for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY))) rows.push(await timeWorkload(mounted, workload))
+  for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY)))
+    rows.push(await timeWorkload(mounted, workload))
   for (const m of mounted) await m.ctx.fiber.dispose()
 
   console.log('What a guard costs per call, over no guard at all:')
-  console.log('  floor: the pass with no listener; stock, this: each guard\'s cost over the floor;')
+  console.log("  floor: the pass with no listener; stock, this: each guard's cost over the floor;")
   console.log('  faster: stock over this; stringify: a bare JSON.stringify of the same arguments;')
-  console.log('  this/str: this guard\'s cost over that stringify (below 1, cheaper than serializing once).\n')
-  console.log(table(['workload', 'floor', 'stock', 'this', 'faster', 'stringify', 'this/str'], rows.map((r) => [
-    r.workload, format(r.floor), delta(r.stock), delta(r.ours), r.ours > 0 ? ratio(r.stock, r.ours) : '–', format(r.stringify), r.ours > 0 ? `${(r.ours / r.stringify).toFixed(3)}x` : '–',
-  ])))
+  console.log("  this/str: this guard's cost over that stringify (below 1, cheaper than serializing once).\n")
+  console.log(
+    table(
+      ['workload', 'floor', 'stock', 'this', 'faster', 'stringify', 'this/str'],
+      rows.map((r) => [
+        r.workload,
+        format(r.floor),
+        delta(r.stock),
+        delta(r.ours),
+        r.ours > 0 ? ratio(r.stock, r.ours) : '–',
+        format(r.stringify),
+        r.ours > 0 ? `${(r.ours / r.stringify).toFixed(3)}x` : '–',
+      ]),
+    ),
+  )
 
   console.log('\nWhat listening and the opt-ins cost, over no guard:')
   console.log('  listener: a listener that only calls next(), what cordis charges any listener;')
-  console.log('  this over it: the guard\'s own work on top of that; cycles+RA: with cycles and resultAware;')
+  console.log("  this over it: the guard's own work on top of that; cycles+RA: with cycles and resultAware;")
   console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included;')
   console.log('  +words: cycles+RA with rereads, sameFailure and maskNoise too; over it: what those three add.\n')
-  console.log(table(['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it'], rows.map((r) => [
-    r.workload, delta(r.passThrough), delta(r.ours - r.passThrough), delta(r.optIn), delta(r.blockAt), delta(r.otherWords), delta(r.otherWords - r.optIn),
-  ])))
+  console.log(
+    table(
+      ['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it'],
+      rows.map((r) => [
+        r.workload,
+        delta(r.passThrough),
+        delta(r.ours - r.passThrough),
+        delta(r.optIn),
+        delta(r.blockAt),
+        delta(r.otherWords),
+        delta(r.otherWords - r.optIn),
+      ]),
+    ),
+  )
 
   console.log('\nOpt-ins that compare more than the arguments as written, over no guard;')
   console.log('  stringify: a bare JSON.stringify of the value compared.\n')
@@ -364,12 +469,18 @@ async function main() {
   if (ONLY !== undefined) return
 
   console.log(`\nHeap retained after ${CHURN_AGENTS.toLocaleString('en')} agents made 3 calls each and were disposed`)
-  console.log('  (after 1,000 warm-up agents, forced GC); growth below zero or below the floor\'s is noise:\n')
+  console.log("  (after 1,000 warm-up agents, forced GC); growth below zero or below the floor's is noise:\n")
   const growth = []
-  for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough && s.config === undefined)) growth.push([subject.label, await churn(subject)] as const)
+  for (const subject of SUBJECTS.filter((s) => s.plugin !== PassThrough && s.config === undefined))
+    growth.push([subject.label, await churn(subject)] as const)
   const floor = growth[0]![1]
-  const mb = (bytes: number) => bytes > 0 ? `${(bytes / 1e6).toFixed(2)} MB` : '< noise'
-  console.log(table(['subject', 'retained', 'over no guard'], growth.map(([label, bytes]) => [label, mb(bytes), label === 'no guard' ? '' : mb(bytes - floor)])))
+  const mb = (bytes: number) => (bytes > 0 ? `${(bytes / 1e6).toFixed(2)} MB` : '< noise')
+  console.log(
+    table(
+      ['subject', 'retained', 'over no guard'],
+      growth.map(([label, bytes]) => [label, mb(bytes), label === 'no guard' ? '' : mb(bytes - floor)]),
+    ),
+  )
 }
 
 await main()

@@ -33,14 +33,16 @@ const ROOT = resolve(process.env.LOOPBENCH ?? join(import.meta.dirname, '..', '.
 /** One set's labels and its labeled sessions, each read once. */
 interface LoadedSet {
   labels: Labels
-  sessions: { id: string, transcript: Transcript }[]
+  sessions: { id: string; transcript: Transcript }[]
 }
 
 async function load(set: string): Promise<LoadedSet> {
   const file = join(ROOT, 'labels', `${set}.jsonl`)
   const loops = readLabels(file, await readFile(file, 'utf8'))
   const rereadsFile = join(ROOT, 'labels', `${set}${REREADS}`)
-  const labels = existsSync(rereadsFile) ? withRereads(loops, readLabels(rereadsFile, await readFile(rereadsFile, 'utf8'), true)) : loops
+  const labels = existsSync(rereadsFile)
+    ? withRereads(loops, readLabels(rereadsFile, await readFile(rereadsFile, 'utf8'), true))
+    : loops
   const found = await discover([join(ROOT, 'sessions', set)])
   const reader = new LogReader()
   const sessions = []
@@ -63,7 +65,9 @@ function scoreOn(set: LoadedSet, config: Config): Score {
 }
 
 /** What `--suggest` picks on a set with the defaults as the baseline, without labels and with them. */
-async function picks(set: LoadedSet): Promise<{ unlabeled: Config, labeled: Config, unlabeledLabel: string, labeledLabel: string }> {
+async function picks(
+  set: LoadedSet,
+): Promise<{ unlabeled: Config; labeled: Config; unlabeledLabel: string; labeledLabel: string }> {
   const baseline = Config({})
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
@@ -78,7 +82,12 @@ async function picks(set: LoadedSet): Promise<{ unlabeled: Config, labeled: Conf
   const scored = await advise(ids, read, baseline, stats, total.detailedOnRepeatedResults, set.labels)
   const unlabeled = plain.suggestions.find((s) => s.recommended)!
   const labeled = scored.suggestions.find((s) => s.recommended)!
-  return { unlabeled: unlabeled.config, labeled: labeled.config, unlabeledLabel: unlabeled.label, labeledLabel: labeled.label }
+  return {
+    unlabeled: unlabeled.config,
+    labeled: labeled.config,
+    unlabeledLabel: unlabeled.label,
+    labeledLabel: labeled.label,
+  }
 }
 
 /** The README's recommended config: its first profile patch, read as `replay --config` reads one. */
@@ -95,7 +104,7 @@ async function recommended(): Promise<Config> {
   }
 }
 
-const fixed = (n: number | null) => n === null ? '–' : n.toFixed(2)
+const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(2))
 
 /** Extra configs to score beside the README's, as JSON objects over it: `LOOPS_TRY='{"rereads":true}'`, several separated by `;`. */
 const TRY = (process.env.LOOPS_TRY ?? '').split(';').filter((t) => t.trim() !== '')
@@ -103,9 +112,14 @@ const TRY = (process.env.LOOPS_TRY ?? '').split(';').filter((t) => t.trim() !== 
 async function main(): Promise<void> {
   let sets: string[]
   try {
-    sets = (await readdir(join(ROOT, 'labels'))).filter((f) => f.endsWith('.jsonl') && !f.endsWith(REREADS)).map((f) => f.slice(0, -'.jsonl'.length)).sort()
+    sets = (await readdir(join(ROOT, 'labels')))
+      .filter((f) => f.endsWith('.jsonl') && !f.endsWith(REREADS))
+      .map((f) => f.slice(0, -'.jsonl'.length))
+      .sort()
   } catch {
-    console.log(`bench:loops: skipped, no labeled loops at ${ROOT} (set LOOPBENCH to a folder with sessions/ and labels/)`)
+    console.log(
+      `bench:loops: skipped, no labeled loops at ${ROOT} (set LOOPBENCH to a folder with sessions/ and labels/)`,
+    )
     return
   }
   await loadShell()
@@ -115,19 +129,30 @@ async function main(): Promise<void> {
     const { unlabeled, labeled, unlabeledLabel, labeledLabel } = await picks(set)
     const configs: [string, Config][] = [
       ['defaults (= the stock plugin)', Config({})],
-      ['the README\'s recommended config', readme],
+      ["the README's recommended config", readme],
       [`--suggest without labels: ${unlabeledLabel}`, unlabeled],
       [`--suggest with labels: ${labeledLabel}`, labeled],
-      ...TRY.map((t): [string, Config] => [`the README's with ${t}`, Config({ ...readme, ...JSON.parse(t) as object })]),
+      ...TRY.map((t): [string, Config] => [
+        `the README's with ${t}`,
+        Config({ ...readme, ...(JSON.parse(t) as object) }),
+      ]),
     ]
     const { episodes, rereads } = scoreOn(set, Config({}))
-    console.log(`\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive\n`)
-    console.log('Recall, F1, share and latency are over the loops; precision over the loops and the rereads together; reread recall is of the stuck rereads.\n')
-    console.log('| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency | reread recall |')
+    console.log(
+      `\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive\n`,
+    )
+    console.log(
+      'Recall, F1, share and latency are over the loops; precision over the loops and the rereads together; reread recall is of the stuck rereads.\n',
+    )
+    console.log(
+      '| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency | reread recall |',
+    )
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
     for (const [label, config] of configs) {
       const s = scoreOn(set, config)
-      console.log(`| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} | ${fixed(s.rereads.recall)} |`)
+      console.log(
+        `| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} | ${fixed(s.rereads.recall)} |`,
+      )
     }
   }
 }

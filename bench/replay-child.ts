@@ -5,5 +5,9 @@
  */
 import { main } from '../src/replay/cli.ts'
 
-const status = await main(['replay', ...process.argv.slice(2), '--json'], { out: () => {}, err: () => {}, progress: false })
+const status = await main(['replay', ...process.argv.slice(2), '--json'], {
+  out: () => {},
+  err: () => {},
+  progress: false,
+})
 process.stderr.write(`${JSON.stringify({ status, maxRSS: process.resourceUsage().maxRSS * 1024 })}\n`)

@@ -31,22 +31,32 @@ function script(i: number): ScriptedTurn[] {
   const calls = [
     ...Array.from({ length: 6 }, () => call('grep', { pattern: `retry${i % 7}`, path: 'src' })),
     ...Array.from({ length: 4 }, () => call('cat', { path: `src/big-${i % 5}.ts` })),
-    ...Array.from({ length: 8 }, (_, k) => call(k % 2 === 0 ? 'grep' : 'read_file', k % 2 === 0 ? { pattern: 'x' } : { path: 'a.ts' })),
-    ...Array.from({ length: 10 }, (_, k) => call('todo_write', { todos: Array.from({ length: k + 1 }, (_, t) => ({ id: t, text: `step ${t}`, done: t < k })) })),
+    ...Array.from({ length: 8 }, (_, k) =>
+      call(k % 2 === 0 ? 'grep' : 'read_file', k % 2 === 0 ? { pattern: 'x' } : { path: 'a.ts' }),
+    ),
+    ...Array.from({ length: 10 }, (_, k) =>
+      call('todo_write', {
+        todos: Array.from({ length: k + 1 }, (_, t) => ({ id: t, text: `step ${t}`, done: t < k })),
+      }),
+    ),
   ]
   return calls.map((c) => ({ calls: [c] }))
 }
 
 /** `cat`: a tool whose every result is a 20 kB file, as real reads are. */
 function setup(ctx: Context): void {
-  ctx.tools.register(defineContentToolFixture({
-    name: 'cat',
-    description: 'Print a file.',
-    parameters: { path: { type: 'string', required: true } },
-    async execute(args) {
-      return [{ type: 'text', text: `// ${args.path}\n${'export const line = "a line of source code";\n'.repeat(480)}` }]
-    },
-  }))
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'cat',
+      description: 'Print a file.',
+      parameters: { path: { type: 'string', required: true } },
+      async execute(args) {
+        return [
+          { type: 'text', text: `// ${args.path}\n${'export const line = "a line of source code";\n'.repeat(480)}` },
+        ]
+      },
+    }),
+  )
 }
 
 async function size(dir: string): Promise<number> {
@@ -57,11 +67,13 @@ async function size(dir: string): Promise<number> {
   return total
 }
 
-async function replayRun(root: string): Promise<{ ms: number, maxRSS: number }> {
+async function replayRun(root: string): Promise<{ ms: number; maxRSS: number }> {
   const start = performance.now()
-  const { stderr } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, 'replay-child.ts'), root], { maxBuffer: 1 << 20 })
+  const { stderr } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, 'replay-child.ts'), root], {
+    maxBuffer: 1 << 20,
+  })
   const ms = performance.now() - start
-  const { status, maxRSS } = JSON.parse(stderr) as { status: number, maxRSS: number }
+  const { status, maxRSS } = JSON.parse(stderr) as { status: number; maxRSS: number }
   if (status !== 0) throw new Error(`replay of ${root} exited ${status}`)
   return { ms, maxRSS }
 }
@@ -72,7 +84,9 @@ function median(values: number[]): number {
 }
 
 async function main() {
-  console.log(`repeat-tool-reminder replay benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`)
+  console.log(
+    `repeat-tool-reminder replay benchmark${QUICK ? ' (BENCH_QUICK smoke run: numbers are not meaningful)' : ''}`,
+  )
   console.log(`node ${process.version}; each figure the median of ${ROUNDS} runs in a fresh process\n`)
   // BENCH_SESSIONS=0 measures only the one large session.
   if (N > 0) await atScale()
@@ -81,24 +95,39 @@ async function main() {
 
 /** N sessions and 16·N, each replayed in a fresh process. */
 async function atScale() {
-  const recorded = await writeSessions('zstd', Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })))
+  const recorded = await writeSessions(
+    'zstd',
+    Array.from({ length: N }, (_, i) => ({ id: `session-${i}`, script: script(i), setup })),
+  )
   const one = await mkdtemp(join(tmpdir(), 'rtr-bench-1-'))
   const many = await mkdtemp(join(tmpdir(), 'rtr-bench-16-'))
   await cp(join(recorded, '_no-cwd'), join(one, 'project-0'), { recursive: true })
   for (let k = 0; k < COPIES; k++) await cp(join(recorded, '_no-cwd'), join(many, `project-${k}`), { recursive: true })
   const rows = []
-  for (const [sessions, root] of [[N, one], [N * COPIES, many]] as const) {
+  for (const [sessions, root] of [
+    [N, one],
+    [N * COPIES, many],
+  ] as const) {
     const runs = []
     for (let r = 0; r < ROUNDS; r++) runs.push(await replayRun(root))
-    rows.push({ sessions, bytes: await size(root), ms: median(runs.map((x) => x.ms)), rss: median(runs.map((x) => x.maxRSS)) })
+    rows.push({
+      sessions,
+      bytes: await size(root),
+      ms: median(runs.map((x) => x.ms)),
+      rss: median(runs.map((x) => x.maxRSS)),
+    })
   }
   console.log('| sessions | logs on disk (zstd) | time | time per MB of logs | peak RSS |')
   console.log('| ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows) {
-    console.log(`| ${r.sessions.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / (r.bytes / 1e6)).toFixed(0)} ms | ${(r.rss / 1e6).toFixed(0)} MB |`)
+    console.log(
+      `| ${r.sessions.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / (r.bytes / 1e6)).toFixed(0)} ms | ${(r.rss / 1e6).toFixed(0)} MB |`,
+    )
   }
-  const [small, large] = rows as [typeof rows[0], typeof rows[0]]
-  console.log(`\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`)
+  const [small, large] = rows as [(typeof rows)[0], (typeof rows)[0]]
+  console.log(
+    `\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`,
+  )
   for (const dir of [recorded, one, many]) await rm(dir, { recursive: true, force: true })
 }
 
@@ -106,15 +135,27 @@ async function atScale() {
 async function oneLargeSession() {
   // A search loop, a read repeated, and progress calls, over and over, 100 calls a model response:
   // a response a call would make recording quadratic in the session's length (each request carries the history).
-  const calls = Array.from({ length: LARGE }, (_, i) => i % 10 < 5 ? call('grep', { pattern: `retry${(i / 10) | 0}` }) : i % 10 < 8 ? call('cat', { path: 'src/big-0.ts' }) : call('todo_write', { todos: [{ id: i, text: `step ${i}` }] }))
-  const script = Array.from({ length: Math.ceil(LARGE / 100) }, (_, k) => ({ calls: calls.slice(100 * k, 100 * k + 100) }))
+  const calls = Array.from({ length: LARGE }, (_, i) =>
+    i % 10 < 5
+      ? call('grep', { pattern: `retry${(i / 10) | 0}` })
+      : i % 10 < 8
+        ? call('cat', { path: 'src/big-0.ts' })
+        : call('todo_write', { todos: [{ id: i, text: `step ${i}` }] }),
+  )
+  const script = Array.from({ length: Math.ceil(LARGE / 100) }, (_, k) => ({
+    calls: calls.slice(100 * k, 100 * k + 100),
+  }))
   const root = await writeSessions('none', [{ id: 'large', script, setup }])
   const floor = await writeSessions('none', [{ id: 'small', script: [{ calls: [call('grep', { pattern: 'x' })] }] }])
   const bytes = await size(root)
   const { ms, maxRSS: peak } = await replayRun(root)
   const base = (await replayRun(floor)).maxRSS
-  console.log(`\none session of ${LARGE.toLocaleString('en')} tool calls, ${(bytes / 1e6).toFixed(0)} MB of log (uncompressed): ${(ms / 1000).toFixed(1)} s, peak RSS ${(peak / 1e6).toFixed(0)} MB`)
-  console.log(`  over a one-call session's ${(base / 1e6).toFixed(0)} MB: ${((peak - base) / 1e6).toFixed(0)} MB, ${((peak - base) / bytes).toFixed(2)}x the log's size`)
+  console.log(
+    `\none session of ${LARGE.toLocaleString('en')} tool calls, ${(bytes / 1e6).toFixed(0)} MB of log (uncompressed): ${(ms / 1000).toFixed(1)} s, peak RSS ${(peak / 1e6).toFixed(0)} MB`,
+  )
+  console.log(
+    `  over a one-call session's ${(base / 1e6).toFixed(0)} MB: ${((peak - base) / 1e6).toFixed(0)} MB, ${((peak - base) / bytes).toFixed(2)}x the log's size`,
+  )
   for (const dir of [root, floor]) await rm(dir, { recursive: true, force: true })
 }
 

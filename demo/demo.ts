@@ -36,12 +36,12 @@ export interface Output {
 
 /** One line of the transcript, as printed with `--json`. */
 export type Entry =
-  | { type: 'prompt', text: string }
-  | { type: 'call', call: number, name: string, arguments: string }
-  | { type: 'result', call: number, isError: boolean, text: string }
-  | { type: 'reminder', afterCall: number, summary: string, text: string }
-  | { type: 'answer', text: string }
-  | { type: 'summary', calls: number, longestRun: number, reminders: number[] }
+  | { type: 'prompt'; text: string }
+  | { type: 'call'; call: number; name: string; arguments: string }
+  | { type: 'result'; call: number; isError: boolean; text: string }
+  | { type: 'reminder'; afterCall: number; summary: string; text: string }
+  | { type: 'answer'; text: string }
+  | { type: 'summary'; calls: number; longestRun: number; reminders: number[] }
 
 const QUESTION = 'How many times does the HTTP client retry a failed request?'
 const SEARCH = { pattern: 'retryLimit', path: 'src' }
@@ -76,7 +76,8 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     await root.fiber.await()
     const entries = await runAgent(root.ctx, options.repeats)
     const { thresholds } = root.fiber.config as Config
-    for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, thresholds, output.color)) output.out(line)
+    for (const line of options.json ? entries.map((e) => JSON.stringify(e)) : render(entries, thresholds, output.color))
+      output.out(line)
   } catch (error) {
     // A config the plugin refuses at load, said as the demo's error.
     output.err(printable(`${DEMO}: ${unprefixed(error)}`))
@@ -108,40 +109,64 @@ interface Options {
 const DEMO = 'repeat-tool-reminder demo'
 
 function parseOptions(argv: string[]): Options {
-  const { values, positionals } = commandLine(DEMO, () => parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      ...configOptions,
-      repeats: { type: 'string', default: '12' },
-      sessions: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  }))
-  if (positionals.length > 0) throw new Error(`${DEMO}: takes options only (got ${JSON.stringify(positionals[0])}; --help lists the options)`)
+  const { values, positionals } = commandLine(DEMO, () =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...configOptions,
+        repeats: { type: 'string', default: '12' },
+        sessions: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }),
+  )
+  if (positionals.length > 0)
+    throw new Error(`${DEMO}: takes options only (got ${JSON.stringify(positionals[0])}; --help lists the options)`)
   const repeats = Number(values.repeats)
-  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`${DEMO}: --repeats must be a positive integer (got ${JSON.stringify(values.repeats)})`)
-  return { config: configured(DEMO, () => configFromFlags(values)), repeats, sessions: values.sessions === undefined ? undefined : resolve(values.sessions), json: values.json, help: values.help }
+  if (!Number.isInteger(repeats) || repeats < 1)
+    throw new Error(`${DEMO}: --repeats must be a positive integer (got ${JSON.stringify(values.repeats)})`)
+  return {
+    config: configured(DEMO, () => configFromFlags(values)),
+    repeats,
+    sessions: values.sessions === undefined ? undefined : resolve(values.sessions),
+    json: values.json,
+    help: values.help,
+  }
 }
 
 /** A small project to search: the retry setting the model looks for is not called what it guesses. */
 async function scratchProject(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'repeat-tool-reminder-demo-'))
   await mkdir(join(dir, 'src'))
-  await writeFile(join(dir, 'src', 'retry.ts'), 'export const MAX_ATTEMPTS = 4\n\nexport function backoff(attempt: number): number {\n  return 100 * 2 ** attempt\n}\n')
-  await writeFile(join(dir, 'src', 'client.ts'), "import { MAX_ATTEMPTS, backoff } from './retry'\n\nexport async function get(url: string) {\n  // retries failed requests with exponential backoff\n}\n")
+  await writeFile(
+    join(dir, 'src', 'retry.ts'),
+    'export const MAX_ATTEMPTS = 4\n\nexport function backoff(attempt: number): number {\n  return 100 * 2 ** attempt\n}\n',
+  )
+  await writeFile(
+    join(dir, 'src', 'client.ts'),
+    "import { MAX_ATTEMPTS, backoff } from './retry'\n\nexport async function get(url: string) {\n  // retries failed requests with exponential backoff\n}\n",
+  )
   await writeFile(join(dir, 'README.md'), '# http client\n')
   return dir
 }
 
 /** Write the deployment's `cordis.yml` and mount it through the loader and include plugins. */
-async function mountFromYaml(dir: string, options: Options, plugins: Plugins): Promise<{ ctx: Context, fiber: { await(): Promise<unknown>, config: unknown } }> {
+async function mountFromYaml(
+  dir: string,
+  options: Options,
+  plugins: Plugins,
+): Promise<{ ctx: Context; fiber: { await(): Promise<unknown>; config: unknown } }> {
   const entries = [
     { id: 'invariants', name: '@deepseek-ai/dsh-invariants', config: { enabled: true } },
     { id: 'sessions', name: '@deepseek-ai/dsh-session' },
-    ...options.sessions === undefined ? [] : [{ id: 'persistence', name: '@deepseek-ai/dsh-session-persistence-jsonl', config: { root: options.sessions } }],
+    ...(options.sessions === undefined
+      ? []
+      : [
+          { id: 'persistence', name: '@deepseek-ai/dsh-session-persistence-jsonl', config: { root: options.sessions } },
+        ]),
     { id: 'llm', name: '@deepseek-ai/dsh-llm' },
     { id: 'tools', name: '@deepseek-ai/dsh-tools' },
     { id: 'prompt', name: '@deepseek-ai/dsh-system-prompt' },
@@ -150,14 +175,19 @@ async function mountFromYaml(dir: string, options: Options, plugins: Plugins): P
     { id: 'repeat-tool-reminder-invariant', name: 'cordis:repeat-tool-reminder-invariant' },
     { id: 'repeat-tool-reminder', name: 'cordis:repeat-tool-reminder', config: options.config },
   ]
-  const yaml = entries.map((e) => `- id: ${e.id}\n  name: '${e.name}'${e.config ? `\n  config: ${JSON.stringify(e.config)}` : ''}`).join('\n')
+  const yaml = entries
+    .map((e) => `- id: ${e.id}\n  name: '${e.name}'${e.config ? `\n  config: ${JSON.stringify(e.config)}` : ''}`)
+    .join('\n')
   await writeFile(join(dir, 'cordis.yml'), `${yaml}\n`)
   const ctx = new Context()
   ctx.baseUrl = pathToFileURL(`${dir}/`).href
   await ctx.plugin(Loader, {})
   ctx.loader.builtins['repeat-tool-reminder'] = plugins.reminder
   ctx.loader.builtins['repeat-tool-reminder-invariant'] = plugins.invariant
-  const include = await ctx.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: './cordis.yml' } })
+  const include = await ctx.loader.create({
+    name: '@deepseek-ai/cordis-plugin-include',
+    config: { path: './cordis.yml' },
+  })
   await ctx.loader.await()
   const tree = ctx.loader.resolve(include).subtree!
   registerFileTools(ctx, dir)
@@ -166,32 +196,38 @@ async function mountFromYaml(dir: string, options: Options, plugins: Plugins): P
 
 /** `search_files` and `read_file`: real tools over the scratch folder. */
 function registerFileTools(ctx: Context, dir: string): void {
-  ctx.tools.register(defineTool({
-    name: 'search_files',
-    description: 'Search the files under a folder for a literal pattern.',
-    parameters: { pattern: { type: 'string', required: true }, path: { type: 'string' } },
-    output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
-    async execute(args) {
-      const base = join(dir, args.path ?? '.')
-      const hits: string[] = []
-      for (const file of await readdir(base, { recursive: true, withFileTypes: true })) {
-        if (!file.isFile()) continue
-        const path = join(file.parentPath, file.name)
-        const lines = (await readFile(path, 'utf8')).split('\n')
-        lines.forEach((line, i) => line.includes(args.pattern) && hits.push(`${relative(dir, path)}:${i + 1}: ${line.trim()}`))
-      }
-      return hits.length > 0 ? hits.join('\n') : `no matches for "${args.pattern}" in ${args.path ?? '.'}`
-    },
-  }))
-  ctx.tools.register(defineTool({
-    name: 'read_file',
-    description: 'Read a file of the project.',
-    parameters: { path: { type: 'string', required: true } },
-    output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
-    async execute(args) {
-      return readFile(join(dir, args.path), 'utf8')
-    },
-  }))
+  ctx.tools.register(
+    defineTool({
+      name: 'search_files',
+      description: 'Search the files under a folder for a literal pattern.',
+      parameters: { pattern: { type: 'string', required: true }, path: { type: 'string' } },
+      output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
+      async execute(args) {
+        const base = join(dir, args.path ?? '.')
+        const hits: string[] = []
+        for (const file of await readdir(base, { recursive: true, withFileTypes: true })) {
+          if (!file.isFile()) continue
+          const path = join(file.parentPath, file.name)
+          const lines = (await readFile(path, 'utf8')).split('\n')
+          lines.forEach(
+            (line, i) => line.includes(args.pattern) && hits.push(`${relative(dir, path)}:${i + 1}: ${line.trim()}`),
+          )
+        }
+        return hits.length > 0 ? hits.join('\n') : `no matches for "${args.pattern}" in ${args.path ?? '.'}`
+      },
+    }),
+  )
+  ctx.tools.register(
+    defineTool({
+      name: 'read_file',
+      description: 'Read a file of the project.',
+      parameters: { path: { type: 'string', required: true } },
+      output: { schema: { type: 'string' }, render: (_args, text) => [{ type: 'text', text }] },
+      async execute(args) {
+        return readFile(join(dir, args.path), 'utf8')
+      },
+    }),
+  )
 }
 
 /**
@@ -201,16 +237,25 @@ function registerFileTools(ctx: Context, dir: string): void {
  */
 function stuckModel(repeats: number) {
   return (request: GenerateOptions): ScriptedTurn => {
-    const texts = request.messages.flatMap((m) => m.content.flatMap((block) => block.type === 'tool-result'
-      ? block.content.flatMap((c) => c.type === 'text' ? [c.text] : [])
-      : []))
+    const texts = request.messages.flatMap((m) =>
+      m.content.flatMap((block) =>
+        block.type === 'tool-result' ? block.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])) : [],
+      ),
+    )
     const source = texts.find((text) => text.startsWith('export const MAX_ATTEMPTS'))
     if (source !== undefined) {
       const attempts = /MAX_ATTEMPTS = (\d+)/.exec(source)?.[1]
       return { text: `It retries up to ${attempts} times: MAX_ATTEMPTS in src/retry.ts, with exponential backoff.` }
     }
-    const told = request.messages.some((m) => m.source.kind === 'plugin' && m.source.plugin === 'repeat-tool-reminder'
-      && m.content.some((block) => block.type === 'text' && block.text.includes('Do not call this tool with these exact arguments again')))
+    const told = request.messages.some(
+      (m) =>
+        m.source.kind === 'plugin' &&
+        m.source.plugin === 'repeat-tool-reminder' &&
+        m.content.some(
+          (block) =>
+            block.type === 'text' && block.text.includes('Do not call this tool with these exact arguments again'),
+        ),
+    )
     if (told) return { calls: [{ name: 'read_file', args: { path: 'src/retry.ts' } }] }
     const searches = request.messages.filter((m) => m.role === 'assistant').length
     if (searches < repeats) return { calls: [{ name: 'search_files', args: SEARCH }] }
@@ -220,7 +265,10 @@ function stuckModel(repeats: number) {
 
 async function runAgent(ctx: Context, repeats: number): Promise<Entry[]> {
   ctx.llm.registerAdapter(['demo'], new ScriptedModel(stuckModel(repeats)))
-  const { agent, dispose } = await ctx.agents.create({ sessionId: SessionId('demo'), agentOptions: { provider: 'demo', model: 'stuck-1' } })
+  const { agent, dispose } = await ctx.agents.create({
+    sessionId: SessionId('demo'),
+    agentOptions: { provider: 'demo', model: 'stuck-1' },
+  })
   const { promise: idle, resolve } = Promise.withResolvers<void>()
   ctx.on('agent/status', ({ agent: subject, status }) => subject === agent && status === 'idle' && resolve())
   agent.followup(createUserMessage({ content: [{ type: 'text', text: QUESTION }], source: { kind: 'user' } }))
@@ -234,7 +282,7 @@ async function runAgent(ctx: Context, repeats: number): Promise<Entry[]> {
 function transcript(agent: Agent): Entry[] {
   const entries: Entry[] = []
   const calls: string[] = []
-  const text = (blocks: readonly { type: string }[]) => blocks.map((b) => 'text' in b ? b.text : '').join('')
+  const text = (blocks: readonly { type: string }[]) => blocks.map((b) => ('text' in b ? b.text : '')).join('')
   for (const event of agent.session.events) {
     if (event.type === 'user/message') {
       const { source, content } = event.data
@@ -256,7 +304,7 @@ function transcript(agent: Agent): Entry[] {
       entries.push({ type: 'result', call: calls.length, isError: block.isError === true, text: text(block.content) })
     }
   }
-  const reminders = entries.flatMap((e) => e.type === 'reminder' ? [e.afterCall] : [])
+  const reminders = entries.flatMap((e) => (e.type === 'reminder' ? [e.afterCall] : []))
   entries.push({ type: 'summary', calls: calls.length, longestRun: longestRun(calls), reminders })
   return entries
 }
@@ -273,13 +321,22 @@ function longestRun(calls: string[]): number {
 
 /** The human-readable transcript. */
 function render(entries: Entry[], thresholds: number[], color: boolean): string[] {
-  const paint = (code: string) => (s: string) => color ? `\x1b[${code}m${s}\x1b[0m` : s
-  const [dim, bold, cyan, yellow, green] = ['2', '1', '36', '33', '32'].map(paint) as [(s: string) => string, (s: string) => string, (s: string) => string, (s: string) => string, (s: string) => string]
+  const paint = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s)
+  const [dim, bold, cyan, yellow, green] = ['2', '1', '36', '33', '32'].map(paint) as [
+    (s: string) => string,
+    (s: string) => string,
+    (s: string) => string,
+    (s: string) => string,
+    (s: string) => string,
+  ]
   const lines = [bold(`repeat-tool-reminder demo · thresholds ${thresholds.join(', ')}`), '']
   for (const e of entries) {
     if (e.type === 'prompt') lines.push(`${bold('user')}   ${e.text}`, '')
     if (e.type === 'call') lines.push(`${String(e.call).padStart(3)} ${cyan('→')} ${e.name} ${e.arguments}`)
-    if (e.type === 'result') lines.push(`    ${dim(`← ${e.isError ? 'error: ' : ''}${e.text.split('\n')[0]}${e.text.includes('\n') ? ' …' : ''}`)}`)
+    if (e.type === 'result')
+      lines.push(
+        `    ${dim(`← ${e.isError ? 'error: ' : ''}${e.text.split('\n')[0]}${e.text.includes('\n') ? ' …' : ''}`)}`,
+      )
     if (e.type === 'reminder') {
       lines.push(`    ${yellow(`┏ repeat-tool-reminder · ${e.summary}`)}`)
       for (const line of e.text.split('\n')) lines.push(`    ${yellow('┃')} ${line}`)
@@ -287,8 +344,14 @@ function render(entries: Entry[], thresholds: number[], color: boolean): string[
     }
     if (e.type === 'answer') lines.push('', `${bold('model')}  ${green(e.text)}`)
     if (e.type === 'summary') {
-      const where = e.reminders.length === 0 ? '' : ` (after call${e.reminders.length > 1 ? 's' : ''} ${e.reminders.join(', ')})`
-      lines.push('', dim(`${e.calls} tool calls · longest identical run ${e.longestRun} · ${e.reminders.length} reminder${e.reminders.length === 1 ? '' : 's'}${where}`))
+      const where =
+        e.reminders.length === 0 ? '' : ` (after call${e.reminders.length > 1 ? 's' : ''} ${e.reminders.join(', ')})`
+      lines.push(
+        '',
+        dim(
+          `${e.calls} tool calls · longest identical run ${e.longestRun} · ${e.reminders.length} reminder${e.reminders.length === 1 ? '' : 's'}${where}`,
+        ),
+      )
     }
   }
   return lines

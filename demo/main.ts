@@ -11,10 +11,14 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 })
 
 const pkg = '@deepseek-ai/dsh-repeat-tool-reminder'
-const [reminder, invariant] = await Promise.all([import(pkg), import(`${pkg}/invariant`)]) as [object, object]
+const [reminder, invariant] = (await Promise.all([import(pkg), import(`${pkg}/invariant`)])) as [object, object]
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR
-process.exitCode = await main(process.argv.slice(2), {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  color,
-}, { reminder, invariant })
+process.exitCode = await main(
+  process.argv.slice(2),
+  {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    color,
+  },
+  { reminder, invariant },
+)

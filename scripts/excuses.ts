@@ -22,7 +22,7 @@ export interface Excuse {
   at: number
   /** The 1-based line of the code it excuses. */
   line: number
-  section: typeof SECTIONS[number]
+  section: (typeof SECTIONS)[number]
   mutator: string
   replacement: string
   reason: string
@@ -33,7 +33,7 @@ export interface Mutant {
   mutatorName: string
   replacement?: string
   status: string
-  location: { start: { line: number, column: number }, end: { line: number, column: number } }
+  location: { start: { line: number; column: number }; end: { line: number; column: number } }
 }
 
 const EXCUSE = /^\s*\/\/ mutant \((\w+)\) (\w+) ("(?:[^"\\]|\\.)*"): (.+)$/
@@ -47,16 +47,27 @@ export function readExcuses(file: string, text: string): Excuse[] {
     if (!/^\s*\/\/ mutant\b/.test(line)) continue
     const where = `${file}:${i + 1}`
     const match = EXCUSE.exec(line)
-    if (match === null) throw new Error(`${where}: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>`)
+    if (match === null)
+      throw new Error(`${where}: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>`)
     const section = match[1] as Excuse['section']
-    if (!SECTIONS.includes(section)) throw new Error(`${where}: unknown section "${section}" (use ${SECTIONS.join(', ')})`)
+    if (!SECTIONS.includes(section))
+      throw new Error(`${where}: unknown section "${section}" (use ${SECTIONS.join(', ')})`)
     let reason = match[4]!
     let j = i + 1
     for (; j < lines.length && COMMENT.test(lines[j]!); j++) {
       if (!/^\s*\/\/ mutant\b/.test(lines[j]!)) reason += ` ${COMMENT.exec(lines[j]!)![1]!.trim()}`
     }
-    if (j === lines.length || lines[j]!.trim() === '') throw new Error(`${where}: an excuse must stand right above the code it excuses`)
-    excuses.push({ file, at: i + 1, line: j + 1, section, mutator: match[2]!, replacement: JSON.parse(match[3]!) as string, reason })
+    if (j === lines.length || lines[j]!.trim() === '')
+      throw new Error(`${where}: an excuse must stand right above the code it excuses`)
+    excuses.push({
+      file,
+      at: i + 1,
+      line: j + 1,
+      section,
+      mutator: match[2]!,
+      replacement: JSON.parse(match[3]!) as string,
+      reason,
+    })
   }
   return excuses
 }
@@ -67,12 +78,20 @@ export function readExcuses(file: string, text: string): Excuse[] {
  * score and the excuses that matched none (stale: the code changed, or a test
  * now kills the mutant).
  */
-export function applyExcuses(mutants: readonly Mutant[], excuses: readonly Excuse[]): { scored: Mutant[], excused: number, stale: Excuse[] } {
+export function applyExcuses(
+  mutants: readonly Mutant[],
+  excuses: readonly Excuse[],
+): { scored: Mutant[]; excused: number; stale: Excuse[] } {
   const scored = [...mutants]
   const stale: Excuse[] = []
   for (const excuse of excuses) {
-    const i = scored.findIndex((m) => m.location.start.line === excuse.line && m.mutatorName === excuse.mutator
-      && (m.replacement ?? '') === excuse.replacement && survived(m))
+    const i = scored.findIndex(
+      (m) =>
+        m.location.start.line === excuse.line &&
+        m.mutatorName === excuse.mutator &&
+        (m.replacement ?? '') === excuse.replacement &&
+        survived(m),
+    )
     if (i < 0) stale.push(excuse)
     else scored.splice(i, 1)
   }

@@ -18,7 +18,11 @@ const REPORT = join(ROOT, 'reports', 'mutation', 'mutation.json')
 const TARGET = 0.95
 
 if (process.env.MUTATE_REPORT !== '1') {
-  const stryker = spawnSync(join(ROOT, 'node_modules', '.bin', 'stryker'), ['run', '--incremental', ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' })
+  const stryker = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'stryker'),
+    ['run', '--incremental', ...process.argv.slice(2)],
+    { cwd: ROOT, stdio: 'inherit' },
+  )
   if (stryker.status !== 0) process.exit(stryker.status ?? 1)
 }
 
@@ -35,19 +39,33 @@ for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) =
   used.push(...excuses.filter((e) => !result.stale.includes(e)))
   const counted = result.scored.filter(ran)
   const lived = counted.filter(survived)
-  for (const m of lived) survivors.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '')} (${m.status})`)
+  for (const m of lived)
+    survivors.push(
+      `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '')} (${m.status})`,
+    )
   const killed = counted.length - lived.length
   const score = counted.length === 0 ? 1 : killed / counted.length
   below ||= score < TARGET
-  rows.push(`| ${file} | ${mutants.length} | ${result.excused} | ${killed}/${counted.length} | ${(score * 100).toFixed(1)}% |`)
+  rows.push(
+    `| ${file} | ${mutants.length} | ${result.excused} | ${killed}/${counted.length} | ${(score * 100).toFixed(1)}% |`,
+  )
 }
 
 console.log('\n| file | mutants | excused | killed | score |\n| --- | ---: | ---: | ---: | ---: |')
 console.log(rows.join('\n'))
-console.log(survivors.length === 0 ? '\nNo survivor without an excuse.' : `\nSurvivors (a missing test, or an excuse to write beside the code):\n${survivors.join('\n')}`)
-if (stale.length > 0) console.log(`\nExcuses that match no surviving mutant (remove them, or fix the mutator or replacement):\n${stale.map((e) => `${e.file}:${e.at} ${e.mutator} ${JSON.stringify(e.replacement)}`).join('\n')}`)
+console.log(
+  survivors.length === 0
+    ? '\nNo survivor without an excuse.'
+    : `\nSurvivors (a missing test, or an excuse to write beside the code):\n${survivors.join('\n')}`,
+)
+if (stale.length > 0)
+  console.log(
+    `\nExcuses that match no surviving mutant (remove them, or fix the mutator or replacement):\n${stale.map((e) => `${e.file}:${e.at} ${e.mutator} ${JSON.stringify(e.replacement)}`).join('\n')}`,
+  )
 for (const section of SECTIONS) {
   const list = used.filter((e) => e.section === section)
-  console.log(`\n${section} (${list.length}):\n${list.map((e) => `${e.file}:${e.line} ${e.mutator} ${JSON.stringify(e.replacement)}: ${e.reason}`).join('\n')}`)
+  console.log(
+    `\n${section} (${list.length}):\n${list.map((e) => `${e.file}:${e.line} ${e.mutator} ${JSON.stringify(e.replacement)}: ${e.reason}`).join('\n')}`,
+  )
 }
 process.exitCode = below || stale.length > 0 ? 1 : 0

@@ -66,7 +66,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
     // mutant (speed) ConditionalExpression "false": as above, never reading the cache lists the keys afresh.
     // mutant (speed) EqualityOperator "yKeys.length <= LARGE": the cache threshold only decides where a correct key list comes from.
     // mutant (speed) EqualityOperator "yKeys.length >= LARGE": as above.
-    const xKeys = yKeys.length < LARGE ? Object.keys(x) : largeKeys.get(x) ?? Object.keys(x)
+    const xKeys = yKeys.length < LARGE ? Object.keys(x) : (largeKeys.get(x) ?? Object.keys(x))
     // mutant (speed) ConditionalExpression "true": whether a key list is cached changes speed, never a key list.
     // mutant (speed) ConditionalExpression "false": as above, caching nothing.
     // mutant (speed) EqualityOperator "yKeys.length < LARGE": as above, small objects cached instead of large ones.
@@ -108,7 +108,9 @@ export function ignoredKeys(args: unknown, ignored: readonly string[]): string[]
   // mutant (speed) ConditionalExpression "false": with nothing ignored, filtering the keys by an empty list gives the same empty list, more slowly.
   if (ignored.length === 0 || !isRecord(args)) return []
   const left = setOf(ignored)
-  return Object.keys(args).filter((key) => left.has(key)).sort()
+  return Object.keys(args)
+    .filter((key) => left.has(key))
+    .sort()
 }
 
 /** Each list of ignored arguments as a set, made once per list: a config may ignore thousands, and every call to a tool shares its list. */
@@ -117,7 +119,7 @@ const sets = new WeakMap<readonly string[], ReadonlySet<string>>()
 /** `list` as a set, the same one every time for the same list. */
 function setOf(list: readonly string[]): ReadonlySet<string> {
   let set = sets.get(list)
-  if (set === undefined) sets.set(list, set = new Set(list))
+  if (set === undefined) sets.set(list, (set = new Set(list)))
   return set
 }
 
@@ -167,9 +169,14 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
     } else {
       out += '{'
       work.push(new Text('}'))
-      const keys = Object.keys(item).filter((key) => item !== value || !left.has(key)).sort()
+      const keys = Object.keys(item)
+        .filter((key) => item !== value || !left.has(key))
+        .sort()
       for (let i = keys.length - 1; i >= 0; i--) {
-        work.push((item as Record<string, unknown>)[keys[i]!], new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
+        work.push(
+          (item as Record<string, unknown>)[keys[i]!],
+          new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`),
+        )
       }
     }
   }

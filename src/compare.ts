@@ -93,19 +93,23 @@ const made = new WeakMap<ComparedBy, Comparison>()
 export function comparison(config: ComparedBy): Comparison {
   let compared = made.get(config)
   // mutant (speed) ConditionalExpression "true": building the comparison afresh gives one that compares the same.
-  if (compared === undefined) made.set(config, compared = build(config))
+  if (compared === undefined) made.set(config, (compared = build(config)))
   return compared
 }
 
 function build(config: ComparedBy): Comparison {
   const tracked = toolFilter(config.include, config.exclude)
   const ignored = argumentFilter(config.ignoreArguments)
-  const resultAware = config.resultAware === true ? () => true
-    // mutant (equivalent) ArrowFunction "() => undefined": resultAware(tool) is only read as a condition, where undefined is as false as false.
-    : config.resultAware === false ? () => false
-      : anyOf(config.resultAware)
+  const resultAware =
+    config.resultAware === true
+      ? () => true
+      : // mutant (equivalent) ArrowFunction "() => undefined": resultAware(tool) is only read as a condition, where undefined is as false as false.
+        config.resultAware === false
+        ? () => false
+        : anyOf(config.resultAware)
   // Calls to one tool share their ignored arguments, so either side's list serves.
-  const sameCall = (a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
+  const sameCall = (a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>) =>
+    a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
   const seen = config.rereads === true || config.sameFailure === true
   const failures = config.sameFailure === true

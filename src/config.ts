@@ -39,10 +39,25 @@ export interface Config {
  * Gemini CLI's and SWE-agent's searches.
  */
 const READ_ONLY_TOOLS = [
-  'read', 'read_image', 'grep', 'glob', 'job_output', 'job_list',
-  'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch',
-  'read_file', 'read_many_files', 'list_directory', 'search_file_content',
-  'search_file', 'search_dir', 'find_file',
+  'read',
+  'read_image',
+  'grep',
+  'glob',
+  'job_output',
+  'job_list',
+  'Read',
+  'Grep',
+  'Glob',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'search_file_content',
+  'search_file',
+  'search_dir',
+  'find_file',
 ]
 
 /** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
@@ -57,38 +72,70 @@ function reject(rule: string, value: unknown): never {
  * README's config table against it.
  */
 export const fields = Schema.object({
-  thresholds: field(thresholdList('thresholds'), [3, 5, 8],
-    'Run lengths at which a reminder is due; the first gets the short text, later ones the detailed text.'),
-  argumentsPreviewChars: field(integerIn('argumentsPreviewChars', 1, Infinity, 'a positive integer'), 500,
-    'Most characters of arguments a detailed reminder quotes; calls are always compared whole.'),
-  include: field(patternList('include'), [],
-    'Tools to track, as `*` patterns; empty tracks every tool.'),
-  exclude: field(patternList('exclude'), [],
-    'Tools never to track, as `*` patterns; wins over `include`.'),
-  resultAware: field(boolOrPatterns('resultAware'), false,
-    'Opt-in: a repeat counts only when its outcome repeats too: for every tool, or for the tools listed.'),
-  ignoreArguments: field(argumentList('ignoreArguments'), [],
-    'Opt-in: `<tool pattern>.<argument>` entries left out when calls are compared.'),
-  relapse: field(bool('relapse'), false,
-    'Opt-in: a run interrupted by other calls goes on when the call comes back.'),
-  cycles: field(bool('cycles'), false,
-    'Opt-in: also recognise repeating cycles of distinct calls.'),
-  maxCyclePeriod: field(integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`), 4,
-    'The longest cycle, in distinct calls, that `cycles` looks for.'),
-  remindEvery: field(integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'), 0,
-    'Opt-in: past the last threshold, remind again every this many repeats; 0 stays silent.'),
-  blockAt: field(integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'), 0,
-    'Opt-in: from this run length on, withhold every further call, denied before it runs where its result cannot decide the run; 0 never withholds.'),
-  maskNoise: field(bool('maskNoise'), false,
-    'Opt-in: outcomes are compared with durations, clock times, dates, process ids, temporary paths and long hex ids masked.'),
-  sameFailure: field(bool('sameFailure'), false,
-    'Opt-in: calls to one tool that fail in a row with the same error text count as a run whatever their arguments.'),
-  rereads: field(bool('rereads'), false,
-    'Opt-in: remind a call that returns what the same call (or a `bash` read asking the same in other words) returned up to 6 calls back, with only reads between.'),
-  readOnlyTools: field(patternList('readOnlyTools'), [...READ_ONLY_TOOLS],
-    'For `rereads`: the tools that change nothing, as `*` patterns; `bash` commands are judged by a shell parser.'),
-  navigationTools: field(patternList('navigationTools'), ['open', 'goto', 'scroll_up', 'scroll_down'],
-    'For `rereads`: the tools that only move a view, whose results depend on where it is; they change nothing, and are never reminded as rereads.'),
+  thresholds: field(
+    thresholdList('thresholds'),
+    [3, 5, 8],
+    'Run lengths at which a reminder is due; the first gets the short text, later ones the detailed text.',
+  ),
+  argumentsPreviewChars: field(
+    integerIn('argumentsPreviewChars', 1, Infinity, 'a positive integer'),
+    500,
+    'Most characters of arguments a detailed reminder quotes; calls are always compared whole.',
+  ),
+  include: field(patternList('include'), [], 'Tools to track, as `*` patterns; empty tracks every tool.'),
+  exclude: field(patternList('exclude'), [], 'Tools never to track, as `*` patterns; wins over `include`.'),
+  resultAware: field(
+    boolOrPatterns('resultAware'),
+    false,
+    'Opt-in: a repeat counts only when its outcome repeats too: for every tool, or for the tools listed.',
+  ),
+  ignoreArguments: field(
+    argumentList('ignoreArguments'),
+    [],
+    'Opt-in: `<tool pattern>.<argument>` entries left out when calls are compared.',
+  ),
+  relapse: field(bool('relapse'), false, 'Opt-in: a run interrupted by other calls goes on when the call comes back.'),
+  cycles: field(bool('cycles'), false, 'Opt-in: also recognise repeating cycles of distinct calls.'),
+  maxCyclePeriod: field(
+    integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`),
+    4,
+    'The longest cycle, in distinct calls, that `cycles` looks for.',
+  ),
+  remindEvery: field(
+    integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'),
+    0,
+    'Opt-in: past the last threshold, remind again every this many repeats; 0 stays silent.',
+  ),
+  blockAt: field(
+    integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'),
+    0,
+    'Opt-in: from this run length on, withhold every further call, denied before it runs where its result cannot decide the run; 0 never withholds.',
+  ),
+  maskNoise: field(
+    bool('maskNoise'),
+    false,
+    'Opt-in: outcomes are compared with durations, clock times, dates, process ids, temporary paths and long hex ids masked.',
+  ),
+  sameFailure: field(
+    bool('sameFailure'),
+    false,
+    'Opt-in: calls to one tool that fail in a row with the same error text count as a run whatever their arguments.',
+  ),
+  rereads: field(
+    bool('rereads'),
+    false,
+    'Opt-in: remind a call that returns what the same call (or a `bash` read asking the same in other words) returned up to 6 calls back, with only reads between.',
+  ),
+  readOnlyTools: field(
+    patternList('readOnlyTools'),
+    [...READ_ONLY_TOOLS],
+    'For `rereads`: the tools that change nothing, as `*` patterns; `bash` commands are judged by a shell parser.',
+  ),
+  navigationTools: field(
+    patternList('navigationTools'),
+    ['open', 'goto', 'scroll_up', 'scroll_down'],
+    'For `rereads`: the tools that only move a view, whose results depend on where it is; they change nothing, and are never reminded as rereads.',
+  ),
 })
 
 /** What an option means, as its schema describes it. */
@@ -108,7 +155,8 @@ const KEYS = Object.keys(fields.dict!) as (keyof Config)[]
  * The schema of {@link Config}: a bad value, an unknown key or a `blockAt` below
  * the last threshold throws at load with a message naming the field and value.
  */
-export const Config: Schema<Partial<Config>, Config> = Schema.transform(Schema.any(), validate).default({})
+export const Config: Schema<Partial<Config>, Config> = Schema.transform(Schema.any(), validate)
+  .default({})
   .description('repeat-tool-reminder options; every field is optional.') as Schema<Partial<Config>, Config>
 
 function validate(raw: unknown): Config {
@@ -117,12 +165,15 @@ function validate(raw: unknown): Config {
   for (const key of Object.keys(raw)) {
     if (!Object.hasOwn(fields.dict!, key)) {
       const near = closest(key)
-      throw new Error(`${name}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`)
+      throw new Error(
+        `${name}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`,
+      )
     }
   }
   const config = fields({ ...raw }) as Config
   const last = config.thresholds.at(-1)!
-  if (config.blockAt > 0 && config.blockAt < last) reject(`blockAt must be an integer at or above the last threshold (${last})`, config.blockAt)
+  if (config.blockAt > 0 && config.blockAt < last)
+    reject(`blockAt must be an integer at or above the last threshold (${last})`, config.blockAt)
   return config
 }
 
@@ -195,7 +246,10 @@ function show(value: unknown): string {
       for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
         // mutant (speed) MethodExpression "keys[i]!": as for a text above, a whole key quoted is cut to the same characters.
         // mutant (equivalent) ArithmeticOperator "SHOWN - 1": as for a text above.
-        work.push(array ? item[i] : (item as Record<string, unknown>)[keys[i]!], new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`))
+        work.push(
+          array ? item[i] : (item as Record<string, unknown>)[keys[i]!],
+          new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`),
+        )
       }
     }
   }
@@ -208,7 +262,7 @@ function thresholdList(key: 'thresholds') {
     for (const threshold of value) {
       if (!Number.isInteger(threshold) || threshold < 2) reject(`${key} must be integers >= 2`, threshold)
     }
-    const sorted = [...value as number[]].sort((a, b) => a - b)
+    const sorted = [...(value as number[])].sort((a, b) => a - b)
     sorted.forEach((threshold, i) => {
       // mutant (equivalent) ArithmeticOperator "i + 1": the list is sorted, so a repeated value has its twin next to it; comparing with the next entry instead of the previous finds the same value and names it in the same message.
       if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
@@ -218,13 +272,15 @@ function thresholdList(key: 'thresholds') {
 }
 
 function integerIn(key: keyof Config, min: number, max: number, rule: string) {
-  return (value: unknown): number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-    ? value as number
-    : reject(`${key} must be ${rule}`, value)
+  return (value: unknown): number =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? (value as number)
+      : reject(`${key} must be ${rule}`, value)
 }
 
 function bool(key: 'cycles' | 'relapse' | 'maskNoise' | 'sameFailure' | 'rereads') {
-  return (value: unknown): boolean => typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
+  return (value: unknown): boolean =>
+    typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
 }
 
 function patternList(key: 'include' | 'exclude' | 'resultAware' | 'readOnlyTools' | 'navigationTools') {
@@ -232,7 +288,7 @@ function patternList(key: 'include' | 'exclude' | 'resultAware' | 'readOnlyTools
     if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
       reject(`${key} must be a list of tool-name patterns (strings)`, value)
     }
-    return [...value as string[]]
+    return [...(value as string[])]
   }
 }
 
@@ -255,12 +311,12 @@ function argumentList(key: 'ignoreArguments') {
       if (dot === 0) reject(`${key} entries need a tool pattern before the dot (* for every tool)`, entry)
       if (dot === entry.length - 1) reject(`${key} entries need an argument name after the dot`, entry)
     }
-    return [...value as string[]]
+    return [...(value as string[])]
   }
 }
 
 /** Split an `ignoreArguments` entry at its last dot: the tool pattern, and the argument it leaves out. */
-export function ignoredArgument(entry: string): { tool: string, argument: string } {
+export function ignoredArgument(entry: string): { tool: string; argument: string } {
   const dot = entry.lastIndexOf('.')
   return { tool: entry.slice(0, dot), argument: entry.slice(dot + 1) }
 }

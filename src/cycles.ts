@@ -30,7 +30,13 @@ export interface CycleState {
  * before it, which no cycle continues): track every period's streak, and
  * return the shortest cycle of distinct calls that has repeated, if any.
  */
-export function nextCycle(state: CycleState, call: Call, identical: boolean, maxCyclePeriod: number, same: (a: Call, b: Call) => boolean): Cycle | undefined {
+export function nextCycle(
+  state: CycleState,
+  call: Call,
+  identical: boolean,
+  maxCyclePeriod: number,
+  same: (a: Call, b: Call) => boolean,
+): Cycle | undefined {
   const { recent, streaks } = state
   for (let p = 2; p <= maxCyclePeriod; p++) {
     const before = recent[recent.length - p]
@@ -56,8 +62,12 @@ export function nextCycle(state: CycleState, call: Call, identical: boolean, max
     if (p === state.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
       state.period = p
       // The window ends at this call; turn it so the cycle's opening call comes first.
-      const opening = (p - streak % p) % p
-      return { calls: [...window.slice(opening), ...window.slice(0, opening)], length: Math.floor(streak / p) + 1, complete: streak % p === 0 }
+      const opening = (p - (streak % p)) % p
+      return {
+        calls: [...window.slice(opening), ...window.slice(0, opening)],
+        length: Math.floor(streak / p) + 1,
+        complete: streak % p === 0,
+      }
     }
   }
   return undefined

@@ -21,21 +21,32 @@ interface Flag {
 
 /** The config flags, in help order. */
 export const CONFIG_FLAGS = {
-  'thresholds': { key: 'thresholds', type: 'string', read: 'numbers', arg: 'LIST' },
-  'include': { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
-  'exclude': { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
+  thresholds: { key: 'thresholds', type: 'string', read: 'numbers', arg: 'LIST' },
+  include: { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
+  exclude: { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
   'arguments-preview-chars': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N' },
-  'result-aware': { key: 'resultAware', type: 'boolean', scope: 'Opt-in: a repeat counts only when its outcome repeats too, for every tool.' },
-  'result-aware-tools': { key: 'resultAware', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN', scope: 'As --result-aware, for the matching tools only.' },
+  'result-aware': {
+    key: 'resultAware',
+    type: 'boolean',
+    scope: 'Opt-in: a repeat counts only when its outcome repeats too, for every tool.',
+  },
+  'result-aware-tools': {
+    key: 'resultAware',
+    type: 'string',
+    multiple: true,
+    read: 'patterns',
+    arg: 'PATTERN',
+    scope: 'As --result-aware, for the matching tools only.',
+  },
   'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG' },
-  'relapse': { key: 'relapse', type: 'boolean' },
-  'cycles': { key: 'cycles', type: 'boolean' },
+  relapse: { key: 'relapse', type: 'boolean' },
+  cycles: { key: 'cycles', type: 'boolean' },
   'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N' },
   'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N' },
   'block-at': { key: 'blockAt', type: 'string', read: 'number', arg: 'N' },
   'mask-noise': { key: 'maskNoise', type: 'boolean' },
   'same-failure': { key: 'sameFailure', type: 'boolean' },
-  'rereads': { key: 'rereads', type: 'boolean' },
+  rereads: { key: 'rereads', type: 'boolean' },
   'read-only-tools': { key: 'readOnlyTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
   'navigation-tools': { key: 'navigationTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
 } as const satisfies Record<string, Flag>
@@ -44,13 +55,21 @@ type Flags = typeof CONFIG_FLAGS
 
 /** The values `parseArgs` reads for {@link CONFIG_FLAGS}. */
 export type ConfigFlags = {
-  -readonly [K in keyof Flags]?: (Flags[K]['type'] extends 'boolean' ? boolean : Flags[K] extends { multiple: true } ? string[] : string) | undefined
+  -readonly [K in keyof Flags]?:
+    | (Flags[K]['type'] extends 'boolean' ? boolean : Flags[K] extends { multiple: true } ? string[] : string)
+    | undefined
 }
 
 /** The `parseArgs` options for the config flags. */
-export const configOptions = Object.fromEntries(Object.entries(CONFIG_FLAGS)
-  .map(([flag, { type, ...rest }]) => [flag, 'multiple' in rest ? { type, multiple: true } : { type }])) as {
-  [K in keyof Flags]: Flags[K] extends { multiple: true } ? { type: Flags[K]['type'], multiple: true } : { type: Flags[K]['type'] }
+export const configOptions = Object.fromEntries(
+  Object.entries(CONFIG_FLAGS).map(([flag, { type, ...rest }]) => [
+    flag,
+    'multiple' in rest ? { type, multiple: true } : { type },
+  ]),
+) as {
+  [K in keyof Flags]: Flags[K] extends { multiple: true }
+    ? { type: Flags[K]['type']; multiple: true }
+    : { type: Flags[K]['type'] }
 }
 
 /**
@@ -60,17 +79,19 @@ export const configOptions = Object.fromEntries(Object.entries(CONFIG_FLAGS)
  * 100 columns under the description column.
  */
 export function flagsHelp(width: number): string {
-  return (Object.entries(CONFIG_FLAGS) as [string, Flag][]).flatMap(([flag, spec]) => {
-    const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
-    const fallback = defaultOf(spec.key)
-    const numeric = typeof fallback === 'number' || Array.isArray(fallback) && typeof fallback[0] === 'number'
-    const help = [
-      (spec.scope ?? meaning(spec.key)).replaceAll('`', ''),
-      ...numeric ? [`Default ${String(fallback)}.`] : [],
-      ...spec.multiple ? ['Repeatable, or a comma list.'] : [],
-    ].join(' ')
-    return lines(help, 100 - width).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
-  }).join('\n')
+  return (Object.entries(CONFIG_FLAGS) as [string, Flag][])
+    .flatMap(([flag, spec]) => {
+      const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
+      const fallback = defaultOf(spec.key)
+      const numeric = typeof fallback === 'number' || (Array.isArray(fallback) && typeof fallback[0] === 'number')
+      const help = [
+        (spec.scope ?? meaning(spec.key)).replaceAll('`', ''),
+        ...(numeric ? [`Default ${String(fallback)}.`] : []),
+        ...(spec.multiple ? ['Repeatable, or a comma list.'] : []),
+      ].join(' ')
+      return lines(help, 100 - width).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
+    })
+    .join('\n')
 }
 
 /** A text cut into lines of at most `width` characters at spaces (a longer word gets a line of its own). */
@@ -99,11 +120,16 @@ export function configFromFlags(values: ConfigFlags): Partial<Record<keyof Confi
   for (const [flag, spec] of Object.entries(CONFIG_FLAGS) as [keyof Flags, Flag][]) {
     const value = values[flag]
     if (value === undefined) continue
-    if (Object.hasOwn(raw, spec.key)) throw new Error(`${name}: --${flag} sets ${spec.key}, which another flag already set; give one of them`)
-    raw[spec.key] = typeof value === 'boolean' ? value
-      : spec.read === 'numbers' ? (value as string).split(',').map(numberOrText)
-        : spec.read === 'patterns' ? (value as string[]).flatMap((item) => item.split(',')).filter((item) => item !== '')
-          : numberOrText(value as string)
+    if (Object.hasOwn(raw, spec.key))
+      throw new Error(`${name}: --${flag} sets ${spec.key}, which another flag already set; give one of them`)
+    raw[spec.key] =
+      typeof value === 'boolean'
+        ? value
+        : spec.read === 'numbers'
+          ? (value as string).split(',').map(numberOrText)
+          : spec.read === 'patterns'
+            ? (value as string[]).flatMap((item) => item.split(',')).filter((item) => item !== '')
+            : numberOrText(value as string)
   }
   return raw
 }

@@ -68,7 +68,11 @@ export interface Guard {
    * tool ran: false for a call a `tools/pre-execute` listener denied, this
    * plugin or another; a withheld result's feedback says which it was.
    */
-  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>, ran?: boolean): Observation | undefined
+  observe(
+    exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>,
+    result: Pick<ToolExecutionResult, 'isError' | 'content'>,
+    ran?: boolean,
+  ): Observation | undefined
   /**
    * One `tools/pre-execute` pass, with `blockAt`: the reason to deny a call
    * that `observe` will certainly withhold, so that it never runs; undefined
@@ -93,7 +97,7 @@ interface AgentState extends CycleState {
   /** Whether the run resumed after other calls (`relapse`). */
   resumed: boolean
   /** With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a call is in it at most once. */
-  interrupted: { call: Call, counted: number }[]
+  interrupted: { call: Call; counted: number }[]
   /** With `sameFailure`: whether the run went on through a call with other arguments that failed the same way. */
   failing: boolean
   /** With `rereads`: the calls before the latest, oldest first, at most {@link REREAD_WINDOW}. */
@@ -129,7 +133,7 @@ class RepeatGuard implements Guard {
    * pass, where `call` is that pass's own. Dropped when another call is
    * counted, and at every step.
    */
-  private pending: { exec: object, call: Call, answers: Map<Call, boolean> } | undefined
+  private pending: { exec: object; call: Call; answers: Map<Call, boolean> } | undefined
   /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
@@ -146,7 +150,11 @@ class RepeatGuard implements Guard {
     this.compared = comparison(config)
   }
 
-  observe(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, result: Pick<ToolExecutionResult, 'isError' | 'content'>, ran = true): Observation | undefined {
+  observe(
+    exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>,
+    result: Pick<ToolExecutionResult, 'isError' | 'content'>,
+    ran = true,
+  ): Observation | undefined {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
@@ -158,14 +166,28 @@ class RepeatGuard implements Guard {
     let cycle: Cycle | undefined
     if (state === undefined) {
       // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": streaks are read only at indexes 2 and up, each set before it is read; an entry at index 0 is never read.
-      state = { last: call, length: 1, counted: 1, resumed: false, interrupted: [], recent: [call], streaks: [], period: 0, failing: false, history: [] }
+      state = {
+        last: call,
+        length: 1,
+        counted: 1,
+        resumed: false,
+        interrupted: [],
+        recent: [call],
+        streaks: [],
+        period: 0,
+        failing: false,
+        history: [],
+      }
       this.states.set(agent, state)
     } else {
       cycle = this.advance(state, call)
     }
     const { measured, remind, block, text } = this.judge(call, state, cycle)
     // One reminder per answer: the same call again after a reread of it is left to the run and cycle rules.
-    const found = this.config.rereads && !remind && state.length === 1 ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b)) : undefined
+    const found =
+      this.config.rereads && !remind && state.length === 1
+        ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b))
+        : undefined
     const reread = found?.earlier.reread === true && found.otherWords === undefined ? undefined : found
     if (found !== undefined) call.reread = true
     // mutant (speed) ConditionalExpression "true": without rereads the calls kept are never read; keeping them costs only the memory of 6 calls.
@@ -182,22 +204,26 @@ class RepeatGuard implements Guard {
       length: state.length,
       counted: state.counted,
       cycle,
-      reminder: remind ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars)
-        : reread === undefined ? undefined
+      reminder: remind
+        ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars)
+        : reread === undefined
+          ? undefined
           : rereadReminder(tool, reread.back, reread.otherWords, this.config.argumentsPreviewChars),
       withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
       // With maskNoise a run's results repeat as compared, though their texts differ: --suggest counts it so.
-      resultRepeated: reread !== undefined || text?.failure !== undefined || (this.config.maskNoise && text?.sameResults === true),
+      resultRepeated:
+        reread !== undefined || text?.failure !== undefined || (this.config.maskNoise && text?.sameResults === true),
     }
   }
 
   deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, allowed = true): string | undefined {
     const { agent, name: tool, arguments: args } = exec
     // mutant (speed) ConditionalExpression "false": with blockAt 0 nothing is ever withheld, so the dry run finds nothing to deny and returns undefined anyway (and the plugin registers deny only with blockAt).
-    if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
+    if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool))
+      return undefined
     let calls = this.open.get(agent)
-    if (calls === undefined) this.open.set(agent, calls = new Set())
+    if (calls === undefined) this.open.set(agent, (calls = new Set()))
     const earlier = calls.size > 0
     calls.add(exec)
     const state = this.states.get(agent)
@@ -206,7 +232,13 @@ class RepeatGuard implements Guard {
     // mutant (speed) ObjectLiteral "{}": a memo for no call is never read: every comparison is made afresh, with the same answers.
     this.pending = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
-    const copy = { ...state, interrupted: [...state.interrupted], recent: [...state.recent], streaks: [...state.streaks], history: state.history }
+    const copy = {
+      ...state,
+      interrupted: [...state.interrupted],
+      recent: [...state.recent],
+      streaks: [...state.streaks],
+      history: state.history,
+    }
     const { block, text } = this.judge(call, copy, this.advance(copy, call))
     if (!block) return undefined
     return (withheldResult(text!, false)[0] as { text: string }).text
@@ -226,7 +258,7 @@ class RepeatGuard implements Guard {
     if (pending === undefined || pending.call !== b) return this.compared.sameCall(a, b)
     let answer = pending.answers.get(a)
     // mutant (speed) ConditionalExpression "true": comparing afresh though the memo has the answer gives the same answer.
-    if (answer === undefined) pending.answers.set(a, answer = this.compared.sameCall(a, b))
+    if (answer === undefined) pending.answers.set(a, (answer = this.compared.sameCall(a, b)))
     return answer
   }
 
@@ -274,7 +306,9 @@ class RepeatGuard implements Guard {
     // mutant (equivalent) ConditionalExpression "true": with remindEvery 0, (length - last) % 0 is NaN, never 0, so nothing is due through the modulo either way.
     // mutant (equivalent) EqualityOperator "remindEvery >= 0": as above, remindEvery 0 makes the modulo NaN.
     // mutant (equivalent) EqualityOperator "length >= this.last": at length == last the last threshold is already due through the thresholds.
-    return this.thresholds.has(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
+    return (
+      this.thresholds.has(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
+    )
   }
 
   /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
@@ -292,9 +326,17 @@ class RepeatGuard implements Guard {
     // Texts are built only when due: most calls need none.
     const calls = cycle?.calls ?? [call]
     // mutant (speed) ConditionalExpression "true": building the text when nothing is due only costs time; it is read only when due.
-    const text = remind || block
-      ? { calls, length: current, sameResults: calls.every((c) => c.outcome !== undefined), resumed, job: poll ? jobOf(call.args, cap) : undefined, failure: failure ? failureText(call.seen) : undefined }
-      : undefined
+    const text =
+      remind || block
+        ? {
+            calls,
+            length: current,
+            sameResults: calls.every((c) => c.outcome !== undefined),
+            resumed,
+            job: poll ? jobOf(call.args, cap) : undefined,
+            failure: failure ? failureText(call.seen) : undefined,
+          }
+        : undefined
     return { measured, remind, block, text }
   }
 }

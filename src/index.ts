@@ -37,36 +37,52 @@ export function apply(ctx: Context, config: Config): void {
   // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
   const dispatched = config.blockAt > 0 ? new WeakSet<object>() : undefined
 
-  ctx.on('tools/post-execute', (exec, result, next) => {
-    // mutant (equivalent) LogicalOperator "dispatched?.has(exec) && true": without blockAt nothing is withheld, and whether a call ran is read only for a withheld result's text.
-    // mutant (equivalent) BooleanLiteral "false": as above.
-    const seen = contained(() => guard.observe(exec, result, dispatched?.has(exec) ?? true))
-    if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
-    return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
-  }, options)
+  ctx.on(
+    'tools/post-execute',
+    (exec, result, next) => {
+      // mutant (equivalent) LogicalOperator "dispatched?.has(exec) && true": without blockAt nothing is withheld, and whether a call ran is read only for a withheld result's text.
+      // mutant (equivalent) BooleanLiteral "false": as above.
+      const seen = contained(() => guard.observe(exec, result, dispatched?.has(exec) ?? true))
+      if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
+      return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
+    },
+    options,
+  )
 
   if (dispatched !== undefined) {
-    ctx.on('tools/pre-execute', async (exec, next) => {
-      // Every other listener decides first; only a call they allow can be denied here.
-      const decision = await next()
-      const reason = contained(() => guard.deny(exec, decision.kind === 'allow'))
-      return reason === undefined ? decision : { kind: 'deny', reason }
-    }, options)
+    ctx.on(
+      'tools/pre-execute',
+      async (exec, next) => {
+        // Every other listener decides first; only a call they allow can be denied here.
+        const decision = await next()
+        const reason = contained(() => guard.deny(exec, decision.kind === 'allow'))
+        return reason === undefined ? decision : { kind: 'deny', reason }
+      },
+      options,
+    )
     // Reached only by a call every pre-execute listener, outer ones included, let through.
-    ctx.on('tools/execute', (exec, next) => {
-      dispatched.add(exec)
-      return next()
-    }, options)
+    ctx.on(
+      'tools/execute',
+      (exec, next) => {
+        dispatched.add(exec)
+        return next()
+      },
+      options,
+    )
   }
 
   // With rereads, bash commands are judged by a shell parser, loaded once per process (about 25 ms): an agent's
   // first step waits for it. Should it fail to load, bash commands count as ones that may change anything.
   const parser = config.rereads ? loadShellOrWarn(ctx.logger(name)) : undefined
 
-  ctx.on('agent/pre-step', (payload, next) => {
-    contained(() => guard.step(payload.agent, payload.messages))
-    return parser === undefined ? next() : parser.then(() => next())
-  }, options)
+  ctx.on(
+    'agent/pre-step',
+    (payload, next) => {
+      contained(() => guard.step(payload.agent, payload.messages))
+      return parser === undefined ? next() : parser.then(() => next())
+    },
+    options,
+  )
 
   // Which code is running, and with what: the one line a user checks after installing or configuring.
   ctx.logger(name).info(`${pkg.name} ${pkg.version} active: ${JSON.stringify(config)}`)
@@ -80,7 +96,7 @@ export function apply(ctx: Context, config: Config): void {
 function contained<T>(judge: () => T): T | undefined {
   try {
     return judge()
-  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
+    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }
@@ -91,10 +107,19 @@ function contained<T>(judge: () => T): T | undefined {
  * plain accept into a block when the call is to be withheld. A downstream block
  * or replacement keeps its kind and payload: it was decided first.
  */
-function decide(decision: PostToolDecision, reminder: UserMessage | undefined, withheld: ContentBlock[] | undefined): PostToolDecision {
+function decide(
+  decision: PostToolDecision,
+  reminder: UserMessage | undefined,
+  withheld: ContentBlock[] | undefined,
+): PostToolDecision {
   const contexts = decision.additionalContexts ?? []
   const additionalContexts = reminder === undefined ? contexts : [reminder, ...contexts]
-  if (withheld !== undefined && decision.kind === 'accept' && decision.content === undefined && decision.value === undefined) {
+  if (
+    withheld !== undefined &&
+    decision.kind === 'accept' &&
+    decision.content === undefined &&
+    decision.value === undefined
+  ) {
     return { kind: 'block', feedback: withheld, additionalContexts }
   }
   return { ...decision, additionalContexts }

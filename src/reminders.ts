@@ -49,74 +49,115 @@ function inARow({ resumed = false }: Wording): string {
 
 /** The short reminder at the first threshold. */
 export function shortReminder(sameResults = false, wording: Wording = {}): string {
-  return `Reminder: you are repeating the exact same tool call with ${identical(wording)}${wording.resumed ? ', coming back to it after other calls' : ''}${sameResults ? ', and it keeps returning the same result' : ''}. `
-    + 'Study its last result. If the task is not done, change your approach or your arguments '
-    + 'instead of making the same call again.'
+  return (
+    `Reminder: you are repeating the exact same tool call with ${identical(wording)}${wording.resumed ? ', coming back to it after other calls' : ''}${sameResults ? ', and it keeps returning the same result' : ''}. ` +
+    'Study its last result. If the task is not done, change your approach or your arguments ' +
+    'instead of making the same call again.'
+  )
 }
 
 /** The detailed reminder at every later threshold. */
-export function detailedReminder(tool: string, length: number, argumentsPreview: string, sameResults = false, wording: Wording = {}): string {
-  return `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n`
-    + `${argumentsPreview}\n`
-    + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
-    + 'Inspect the latest result and choose a different action or different arguments, '
-    + 'or finish if you already have enough evidence.'
+export function detailedReminder(
+  tool: string,
+  length: number,
+  argumentsPreview: string,
+  sameResults = false,
+  wording: Wording = {},
+): string {
+  return (
+    `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n` +
+    `${argumentsPreview}\n` +
+    'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
+    'Inspect the latest result and choose a different action or different arguments, ' +
+    'or finish if you already have enough evidence.'
+  )
 }
 
 /** The reminder for a repeating cycle; `calls` are the tools in order with their argument previews. */
-export function cycleReminder(calls: { tool: string, preview: string }[], length: number, sameResults = false, wording: Wording = {}): string {
-  return `Reminder: you are repeating the same sequence of ${calls.length} tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n`
-    + calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('')
-    + 'This sequence is making no progress. Do not run it again with the same arguments. '
-    + 'Inspect the latest results and choose a different action or different arguments, '
-    + 'or finish if you already have enough evidence.'
+export function cycleReminder(
+  calls: { tool: string; preview: string }[],
+  length: number,
+  sameResults = false,
+  wording: Wording = {},
+): string {
+  return (
+    `Reminder: you are repeating the same sequence of ${calls.length} tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n` +
+    calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('') +
+    'This sequence is making no progress. Do not run it again with the same arguments. ' +
+    'Inspect the latest results and choose a different action or different arguments, ' +
+    'or finish if you already have enough evidence.'
+  )
 }
 
 /** The reminder for calls to one tool that failed the same way, whatever their arguments (`sameFailure`). */
 export function failureReminder(tool: string, length: number, error: string): string {
-  return `Reminder: your last ${length} calls to \`${tool}\` failed with the same error, whatever their arguments:\n`
-    + `${error}\n`
-    + 'Another call like them will fail the same way. Read the error and deal with its cause, '
-    + 'or take a different approach.'
+  return (
+    `Reminder: your last ${length} calls to \`${tool}\` failed with the same error, whatever their arguments:\n` +
+    `${error}\n` +
+    'Another call like them will fail the same way. Read the error and deal with its cause, ' +
+    'or take a different approach.'
+  )
 }
 
 /** The reminder for a call that returned what an earlier call returned, with nothing between them changing anything (`rereads`); `earlier` is that call, quoted, when it asked in other words (the same call is at least 2 calls back). */
 export function rereadText(back: number, earlier?: string): string {
-  const asked = earlier === undefined
-    ? `this call returned exactly what the same call returned ${back} calls ago`
-    : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ago asked (${earlier}), and returned exactly the same`
-  return `Reminder: ${asked}, and no call between them changed anything. `
-    + 'You already had this result: work from it instead of asking again, or ask something new.'
+  const asked =
+    earlier === undefined
+      ? `this call returned exactly what the same call returned ${back} calls ago`
+      : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ago asked (${earlier}), and returned exactly the same`
+  return (
+    `Reminder: ${asked}, and no call between them changed anything. ` +
+    'You already had this result: work from it instead of asking again, or ask something new.'
+  )
 }
 
 /** The short reminder for a busy poll, at the first threshold. */
 export function shortPollReminder(job: string, wording: Wording = {}): string {
-  return `Reminder: background job \`${job}\` is still running, and you keep reading it without waiting${wording.resumed ? ', coming back to it after other calls' : ''}: each read only shows that it has not finished. `
-    + 'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, '
-    + 'or, if you are blocked on it, read it once with `wait: true`.'
+  return (
+    `Reminder: background job \`${job}\` is still running, and you keep reading it without waiting${wording.resumed ? ', coming back to it after other calls' : ''}: each read only shows that it has not finished. ` +
+    'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, ' +
+    'or, if you are blocked on it, read it once with `wait: true`.'
+  )
 }
 
 /** The detailed reminder for a busy poll, at every later threshold, quoting the read's arguments on a line of their own as every detailed text does. */
-export function detailedPollReminder(job: string, length: number, argumentsPreview: string, wording: Wording = {}): string {
-  return `Reminder: you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running, and no read has shown it finished:\n`
-    + `${argumentsPreview}\n`
-    + 'Stop polling it: dsh announces the job\'s completion in this session, and wakes you for it if you are idle. '
-    + 'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` '
-    + '(and `timeout_ms` for a bound) instead of reading it again. Use `job_kill` if it no longer matters.'
+export function detailedPollReminder(
+  job: string,
+  length: number,
+  argumentsPreview: string,
+  wording: Wording = {},
+): string {
+  return (
+    `Reminder: you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running, and no read has shown it finished:\n` +
+    `${argumentsPreview}\n` +
+    "Stop polling it: dsh announces the job's completion in this session, and wakes you for it if you are idle. " +
+    'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` ' +
+    '(and `timeout_ms` for a bound) instead of reading it again. Use `job_kill` if it no longer matters.'
+  )
 }
 
 /** How every withheld result's feedback begins: what replay recognises one in a log by. */
 export const WITHHELD_PREFIX = `Result withheld by ${name}: `
 
 /** What the model gets instead of a result that `blockAt` withholds: of a call that ran, or (`ran` false) of one denied before it could. */
-export function withheldFeedback(tools: string[], length: number, sameResults = false, wording: Wording = {}, ran = true): string {
+export function withheldFeedback(
+  tools: string[],
+  length: number,
+  sameResults = false,
+  wording: Wording = {},
+  ran = true,
+): string {
   const same = sameResults ? ' and identical results' : ''
-  const what = tools.length === 1
-    ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
-    : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
-  return `${WITHHELD_PREFIX}${what}, and the repeats are making no progress. `
-    + (ran ? RAN : NOT_RUN) + ' Do not repeat it with the same arguments: '
-    + 'use the results you already have, take a different action or different arguments, or finish.'
+  const what =
+    tools.length === 1
+      ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
+      : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
+  return (
+    `${WITHHELD_PREFIX}${what}, and the repeats are making no progress. ` +
+    (ran ? RAN : NOT_RUN) +
+    ' Do not repeat it with the same arguments: ' +
+    'use the results you already have, take a different action or different arguments, or finish.'
+  )
 }
 
 /** What the withheld feedback of a call that ran says of it. */
@@ -133,9 +174,11 @@ export function deniedBeforeRunning(text: string): boolean | undefined {
 
 /** What the feedback for a withheld read of a job still running says instead. */
 export function withheldPollFeedback(job: string, length: number, wording: Wording = {}): string {
-  return `${WITHHELD_PREFIX}you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running. `
-    + 'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; '
-    + 'work on other steps until then, or read it once with `wait: true` if you are blocked on it.'
+  return (
+    `${WITHHELD_PREFIX}you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running. ` +
+    'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; ' +
+    'work on other steps until then, or read it once with `wait: true` if you are blocked on it.'
+  )
 }
 
 /** What a summary marks a busy poll's notice with. */
@@ -172,8 +215,12 @@ export interface ReadNotice {
 export function readNotice(summary: string, content: readonly ContentBlock[]): ReadNotice {
   const times = summary.lastIndexOf(' × ')
   const tools = (times < 0 ? summary : summary.slice(0, times)).split(' → ')
-  const kind = tools.length > 1 ? 'cycle'
-    : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n')) ? 'detailed' : 'short'
+  const kind =
+    tools.length > 1
+      ? 'cycle'
+      : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n'))
+        ? 'detailed'
+        : 'short'
   return { tools, poll: summary.endsWith(POLL_MARK), kind }
 }
 
@@ -186,14 +233,23 @@ export function reminder(loop: Loop, firstThreshold: boolean, cap: number): User
   const { calls, length, sameResults, job } = loop
   const [call] = calls
   const how = wording(loop)
-  const text = job !== undefined
-    ? firstThreshold ? shortPollReminder(job, how) : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
-    : loop.failure !== undefined ? failureReminder(call!.tool, length, loop.failure)
-    : calls.length > 1
-    ? cycleReminder(calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })), length, sameResults, how)
-    : firstThreshold
-      ? shortReminder(sameResults, how)
-      : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
+  const text =
+    job !== undefined
+      ? firstThreshold
+        ? shortPollReminder(job, how)
+        : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
+      : loop.failure !== undefined
+        ? failureReminder(call!.tool, length, loop.failure)
+        : calls.length > 1
+          ? cycleReminder(
+              calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })),
+              length,
+              sameResults,
+              how,
+            )
+          : firstThreshold
+            ? shortReminder(sameResults, how)
+            : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
   return createUserMessage({
     content: [{ type: 'text', text }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(loop) },
@@ -202,7 +258,8 @@ export function reminder(loop: Loop, firstThreshold: boolean, cap: number): User
 
 /** The notice for a reread of `tool`, `back` calls after the call it repeats; `earlier` is that call when it asked in other words. */
 export function rereadReminder(tool: string, back: number, earlier: QuotedCall | undefined, cap: number): UserMessage {
-  const quoted = earlier === undefined ? undefined : `\`${earlier.tool} ${argumentsPreview(earlier.args, cap, earlier.ignored)}\``
+  const quoted =
+    earlier === undefined ? undefined : `\`${earlier.tool} ${argumentsPreview(earlier.args, cap, earlier.ignored)}\``
   return createUserMessage({
     content: [{ type: 'text', text: rereadText(back, quoted) }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: boundContextSummary(`${tool} × 2${REREAD_MARK}`) },
@@ -211,9 +268,16 @@ export function rereadReminder(tool: string, back: number, earlier: QuotedCall |
 
 /** The feedback blocks that replace a withheld result of `loop`: of a call that ran, or (`ran` false) of one denied before it could; a busy poll's read always ran. */
 export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
-  const text = loop.job === undefined
-    ? withheldFeedback(loop.calls.map((c) => c.tool), loop.length, loop.sameResults, wording(loop), ran)
-    : withheldPollFeedback(loop.job, loop.length, wording(loop))
+  const text =
+    loop.job === undefined
+      ? withheldFeedback(
+          loop.calls.map((c) => c.tool),
+          loop.length,
+          loop.sameResults,
+          wording(loop),
+          ran,
+        )
+      : withheldPollFeedback(loop.job, loop.length, wording(loop))
   return [{ type: 'text', text }]
 }
 

@@ -37,7 +37,12 @@ export interface Reread {
  * command is parsed only once a call with the same outcome is found, and at
  * most once per call.
  */
-export function findReread(history: readonly Call[], call: Call, compared: Comparison, sameCall: (a: Call, b: Call) => boolean): Reread | undefined {
+export function findReread(
+  history: readonly Call[],
+  call: Call,
+  compared: Comparison,
+  sameCall: (a: Call, b: Call) => boolean,
+): Reread | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const earlier = history[i]!
     const back = history.length - i
@@ -49,7 +54,8 @@ export function findReread(history: readonly Call[], call: Call, compared: Compa
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
     const between = history.slice(i + 1)
     const asked = reads(call, compared)
-    if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
+    if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared))))
+      return undefined
     // A view coming back to a file after viewing another file is navigation.
     if (asked.view && between.some((c) => viewsOther(c, call, compared))) return undefined
     return { back, otherWords: identical ? undefined : earlier, earlier }
@@ -76,12 +82,14 @@ function untouched(asked: Reads, between: Reads): boolean {
   // A question is asked only by a bash read.
   if (asked.question === undefined || between.writes === undefined) return false
   const named = asked.question.split('\n')
-  return between.writes.every((path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)))
+  return between.writes.every(
+    (path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)),
+  )
 }
 
 /** The file a view tool's call shows: its `file_path` (dsh's `read`, Claude Code's `Read`) or `path` (Gemini CLI's `read_file`). */
 function pathOf(args: unknown): string[] {
-  const path = isRecord(args) ? args.file_path ?? args.path : undefined
+  const path = isRecord(args) ? (args.file_path ?? args.path) : undefined
   return typeof path === 'string' ? [path] : []
 }
 

@@ -58,7 +58,13 @@ const NOTICE = ' result stored at: '
 const BACKGROUND = 'started background job '
 
 /** The outcome of a call to `tool` with `args` as `resultAware` compares it; with `noise`, its noise masked too (`maskNoise`). */
-export function outcome(tool: string, args: unknown, isError: boolean, content: readonly ContentBlock[], noise = false): Outcome {
+export function outcome(
+  tool: string,
+  args: unknown,
+  isError: boolean,
+  content: readonly ContentBlock[],
+  noise = false,
+): Outcome {
   if (tool === JOB_READ && !isError) {
     if (isRecord(args) && args.wait === true) return { isError, content: undefined, waited: true }
     const status = jobStatus(content)
@@ -92,10 +98,12 @@ export function failed(isError: boolean, content: readonly ContentBlock[]): bool
   if (last === undefined) return isError && content.length > 0
   const code = RETURN_CODE.exec(last)
   // mutant (equivalent) Regex "/<\\/output>\\s*/": the closing tag is the only word a result without output has after its return code, wherever it is removed from.
-  if (code !== null) return (isError || code[1] !== '0') && /\w/.test(last.slice(code[0].length).replace(/<\/output>\s*$/, ''))
+  if (code !== null)
+    return (isError || code[1] !== '0') && /\w/.test(last.slice(code[0].length).replace(/<\/output>\s*$/, ''))
   const text = beforeSpillNotice(last)
   let body = text
-  for (let end = body.lastIndexOf('\n'); end >= 0 && isMarker(body.slice(end + 1)); end = body.lastIndexOf('\n')) body = body.slice(0, end)
+  for (let end = body.lastIndexOf('\n'); end >= 0 && isMarker(body.slice(end + 1)); end = body.lastIndexOf('\n'))
+    body = body.slice(0, end)
   const marked = body !== text || isMarker(text)
   return (isError || marked) && !isMarker(body) && body.trim() !== NO_OUTPUT && body.trim() !== ''
 }
@@ -112,8 +120,15 @@ function isMarker(line: string): boolean {
 
 /** Whether a call reads, with `wait: true`, the job that an earlier non-blocking read of `job_output` read: a poll turned into a wait. */
 export function waitsOn(tool: string, args: unknown, nextTool: string, nextArgs: unknown): boolean {
-  return tool === JOB_READ && nextTool === JOB_READ && isRecord(args) && isRecord(nextArgs)
-    && args.wait !== true && nextArgs.wait === true && nextArgs.job_id === args.job_id
+  return (
+    tool === JOB_READ &&
+    nextTool === JOB_READ &&
+    isRecord(args) &&
+    isRecord(nextArgs) &&
+    args.wait !== true &&
+    nextArgs.wait === true &&
+    nextArgs.job_id === args.job_id
+  )
 }
 
 /** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything (only another read that waited could equal it as JSON). */
@@ -146,7 +161,8 @@ export function jobStatus(content: readonly ContentBlock[]): string | undefined 
 function beforeSpillNotice(text: string): string {
   const start = text.lastIndexOf('\n') + 1
   const line = text.slice(start)
-  const spilled = line.startsWith('(') && line.endsWith(')') && line.includes(NOTICE) && text.startsWith('\n\n', start - 2)
+  const spilled =
+    line.startsWith('(') && line.endsWith(')') && line.includes(NOTICE) && text.startsWith('\n\n', start - 2)
   return spilled ? text.slice(0, start - 2) : text
 }
 
@@ -156,8 +172,11 @@ const FAILURE_QUOTED = 200
 /** A failed call's error as a reminder quotes it: the end of its result's text, at most {@link FAILURE_QUOTED} characters, from a line's start where one is near. */
 export function failureText(outcome: Outcome | undefined): string {
   // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": an outcome without content has no text block, and a block that is no record reads as no text.
-  const blocks = Array.isArray(outcome?.content) ? outcome.content as unknown[] : []
-  const text = blocks.map((b) => textOf(b) ?? '').join('\n').trim()
+  const blocks = Array.isArray(outcome?.content) ? (outcome.content as unknown[]) : []
+  const text = blocks
+    .map((b) => textOf(b) ?? '')
+    .join('\n')
+    .trim()
   if (text.length <= FAILURE_QUOTED) return text
   const tail = text.slice(-FAILURE_QUOTED)
   // From the first line start within the tail, or the whole tail when it is one line.

@@ -36,8 +36,11 @@ const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
  * the bundled replay command (`lib/replay/`), or in the grammar's own package
  * while the package is developed from its sources.
  */
-const GRAMMAR = ['./tree-sitter-bash.wasm', '../tree-sitter-bash.wasm', '../node_modules/tree-sitter-bash/tree-sitter-bash.wasm']
-  .map((path) => new URL(path, import.meta.url))
+const GRAMMAR = [
+  './tree-sitter-bash.wasm',
+  '../tree-sitter-bash.wasm',
+  '../node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
+].map((path) => new URL(path, import.meta.url))
 
 let parser: Parser | undefined
 let loading: Promise<void> | undefined
@@ -46,9 +49,13 @@ let loading: Promise<void> | undefined
 export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
   loading ??= (async () => {
     // Imported here, not at the top: a config without `rereads` never loads the parser, nor node:fs.
-    const [{ Language, Parser }, { existsSync }, { fileURLToPath }] = await Promise.all([import('web-tree-sitter'), import('node:fs'), import('node:url')])
+    const [{ Language, Parser }, { existsSync }, { fileURLToPath }] = await Promise.all([
+      import('web-tree-sitter'),
+      import('node:fs'),
+      import('node:url'),
+    ])
     await Parser.init()
-    const paths = grammars.map((path) => typeof path === 'string' ? path : fileURLToPath(path))
+    const paths = grammars.map((path) => (typeof path === 'string' ? path : fileURLToPath(path)))
     const grammar = paths.find((path) => existsSync(path))
     if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${paths.join(', ')})`)
     const loaded = new Parser()
@@ -63,31 +70,100 @@ export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promis
  * is said once through `logger`, and every `bash` command then counts as one
  * that may change anything; it never rejects.
  */
-export function loadShellOrWarn(logger: { warn(message: string): void }, grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
+export function loadShellOrWarn(
+  logger: { warn(message: string): void },
+  grammars: readonly (string | URL)[] = GRAMMAR,
+): Promise<void> {
   return loadShell(grammars).catch((error: unknown) => {
-    logger.warn(`rereads: the shell parser did not load, so no bash command counts as read-only: ${(error as Error).message}`)
+    logger.warn(
+      `rereads: the shell parser did not load, so no bash command counts as read-only: ${(error as Error).message}`,
+    )
   })
 }
 
 /** The commands that only read, whatever their arguments; others have their own rule in {@link READERS}. */
 const PLAIN_READERS = [
-  'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'nl', 'cut', 'tr', 'file', 'stat', 'du', 'df',
-  'pwd', 'echo', 'printf', 'tree', 'diff', 'cmp', 'which', 'type', 'realpath', 'readlink', 'basename', 'dirname',
-  'true', 'false', 'test', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
-  'less', 'more',
+  'cat',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ls',
+  'wc',
+  'nl',
+  'cut',
+  'tr',
+  'file',
+  'stat',
+  'du',
+  'df',
+  'pwd',
+  'echo',
+  'printf',
+  'tree',
+  'diff',
+  'cmp',
+  'which',
+  'type',
+  'realpath',
+  'readlink',
+  'basename',
+  'dirname',
+  'true',
+  'false',
+  'test',
+  'cd',
+  'column',
+  'od',
+  'hexdump',
+  'strings',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'printenv',
+  'less',
+  'more',
 ]
 
 /** `git` subcommands that only read. */
-const GIT_READERS = new Set<string | undefined>(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])
+const GIT_READERS = new Set<string | undefined>([
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'grep',
+  'ls-files',
+  'ls-tree',
+  'rev-parse',
+  'describe',
+  'shortlog',
+  'cat-file',
+])
 
 /** `find` actions that write, delete or run a command. */
-const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])
+const FIND_WRITERS = new Set([
+  '-delete',
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-fls',
+])
 
 /** Each known reader, and when its arguments keep it one. */
 const READERS = new Map<string, (args: readonly string[]) => boolean>([
   ...PLAIN_READERS.map((name): [string, () => boolean] => [name, () => true]),
   // Not in place (-i, -i.bak, -ni, --in-place), and no `w` command or flag writing a file (`1,5w out`, `s/a/b/w out`).
-  ['sed', (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[^a-zA-Z\\])w\s/.test(a)))],
+  [
+    'sed',
+    (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[^a-zA-Z\\])w\s/.test(a))),
+  ],
   ['sort', (args) => args.every((a) => !(/^-[^-]*o/.test(a) || a.startsWith('--output')))],
   // uniq's second operand is a file it writes.
   ['uniq', (args) => args.filter((a) => !a.startsWith('-')).length <= 1],
@@ -99,7 +175,10 @@ const READERS = new Map<string, (args: readonly string[]) => boolean>([
 
 /** The files a viewer shows: its operands but for `sed`'s script (its first) and plain numbers (`head -n 15`). */
 function shown(node: Node, name: string): string[] {
-  const operands = node.childrenForFieldName('argument').map((a) => word(a!)).filter((a) => !a.startsWith('-') && !/^\d+$/.test(a))
+  const operands = node
+    .childrenForFieldName('argument')
+    .map((a) => word(a!))
+    .filter((a) => !a.startsWith('-') && !/^\d+$/.test(a))
   return name === 'sed' ? operands.slice(1) : operands
 }
 
@@ -109,7 +188,9 @@ function editedInPlace(node: Node): string[] | undefined {
   const args = node.childrenForFieldName('argument').map((a) => word(a!))
   const operands = args.filter((a) => !a.startsWith('-'))
   // The script is the first operand unless given with -e or -f.
-  return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file')) ? undefined : operands.slice(1)
+  return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file'))
+    ? undefined
+    : operands.slice(1)
 }
 
 /** git's options that take the next word as their value (`git -C dir status`). */
@@ -167,16 +248,20 @@ export function shellCommand(command: string): Command | undefined {
           if (edited === undefined) known = false
           else written.push(...edited)
         }
-      }
-      else if (node.type === 'file_redirect' && writes(node)) {
+      } else if (node.type === 'file_redirect' && writes(node)) {
         readOnly = false
         written.push(node.childForFieldName('destination')!.text)
-      }
-      else if (node.type === 'function_definition') readOnly = known = false
+      } else if (node.type === 'function_definition') readOnly = known = false
       // One push per child: a command with a huge number of words would overflow a spread.
       for (const child of node.namedChildren) work.push(child!)
     }
-    return { readOnly, question: [...operands].sort().join('\n'), view: readOnly && view, files, writes: known ? written : undefined }
+    return {
+      readOnly,
+      question: [...operands].sort().join('\n'),
+      view: readOnly && view,
+      files,
+      writes: known ? written : undefined,
+    }
   } finally {
     tree.delete()
   }

@@ -42,30 +42,36 @@ export async function bootHarness({ invariants = true } = {}): Promise<Context> 
 
 /** Register `grep`, `read_file` and `todo_write`: content tools that answer from their arguments. */
 export function registerContentTools(ctx: Context): void {
-  ctx.tools.register(defineContentToolFixture({
-    name: 'grep',
-    description: 'Search files for a pattern.',
-    parameters: { pattern: { type: 'string', required: true }, path: { type: 'string' } },
-    async execute(args) {
-      return [{ type: 'text', text: `no match for ${args.pattern}` }]
-    },
-  }))
-  ctx.tools.register(defineContentToolFixture({
-    name: 'read_file',
-    description: 'Read a file.',
-    parameters: { path: { type: 'string', required: true } },
-    async execute(args) {
-      return [{ type: 'text', text: `contents of ${args.path}` }]
-    },
-  }))
-  ctx.tools.register(defineContentToolFixture({
-    name: 'todo_write',
-    description: 'Replace the todo list.',
-    parameters: { todos: { type: 'json' } },
-    async execute() {
-      return [{ type: 'text', text: 'todos updated' }]
-    },
-  }))
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'grep',
+      description: 'Search files for a pattern.',
+      parameters: { pattern: { type: 'string', required: true }, path: { type: 'string' } },
+      async execute(args) {
+        return [{ type: 'text', text: `no match for ${args.pattern}` }]
+      },
+    }),
+  )
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'read_file',
+      description: 'Read a file.',
+      parameters: { path: { type: 'string', required: true } },
+      async execute(args) {
+        return [{ type: 'text', text: `contents of ${args.path}` }]
+      },
+    }),
+  )
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'todo_write',
+      description: 'Replace the todo list.',
+      parameters: { todos: { type: 'json' } },
+      async execute() {
+        return [{ type: 'text', text: 'todos updated' }]
+      },
+    }),
+  )
 }
 
 /** A booted harness with the plugin mounted and one scripted model. */
@@ -83,7 +89,10 @@ export interface Harness {
 let agents = 0
 
 /** Boot the harness, mount the plugin with `config`, and script the model. */
-export async function harness(script: Script | ScriptedTurn[], config: Partial<Reminder.Config> = {}): Promise<Harness> {
+export async function harness(
+  script: Script | ScriptedTurn[],
+  config: Partial<Reminder.Config> = {},
+): Promise<Harness> {
   const ctx = await bootHarness()
   await ctx.plugin(Reminder, config)
   const model = new ScriptedModel(script)
@@ -91,10 +100,11 @@ export async function harness(script: Script | ScriptedTurn[], config: Partial<R
   return {
     ctx,
     model,
-    agent: (id = `agent-${++agents}`) => ctx.agents.create({
-      sessionId: SessionId(id),
-      agentOptions: { provider: PROVIDER, model: 'scripted-1' },
-    }),
+    agent: (id = `agent-${++agents}`) =>
+      ctx.agents.create({
+        sessionId: SessionId(id),
+        agentOptions: { provider: PROVIDER, model: 'scripted-1' },
+      }),
     prompt: (agent, text = 'go') => prompt(ctx, agent, text),
     async run(this: Harness) {
       const { agent } = await this.agent()
@@ -170,13 +180,15 @@ export function toolResults(agent: Agent): [boolean, string][] {
   return agent.session.events.flatMap((event) => {
     if (event.type !== 'tool/result') return []
     const [block] = event.data.message.content
-    return [[block.isError === true, block.content.map((c) => c.type === 'text' ? c.text : '').join('')]]
+    return [[block.isError === true, block.content.map((c) => (c.type === 'text' ? c.text : '')).join('')]]
   })
 }
 
 /** The text of every plugin-sourced message in one model request, in order. */
-export function requestContext(request: { messages: readonly { source: MessageSource, content: readonly { type: string }[] }[] }): string[] {
+export function requestContext(request: {
+  messages: readonly { source: MessageSource; content: readonly { type: string }[] }[]
+}): string[] {
   return request.messages
     .filter((message) => message.source.kind === 'plugin')
-    .map((message) => message.content.map((block) => 'text' in block ? block.text : '').join(''))
+    .map((message) => message.content.map((block) => ('text' in block ? block.text : '')).join(''))
 }

@@ -29,7 +29,11 @@ export interface SessionScript {
 }
 
 /** Run scripted agents through the real loop with the JSONL backend writing their logs on a fresh root; resolve to the root. */
-export async function writeSessions(compression: 'none' | 'zstd', sessions: SessionScript[], config: Partial<Config> = {}): Promise<string> {
+export async function writeSessions(
+  compression: 'none' | 'zstd',
+  sessions: SessionScript[],
+  config: Partial<Config> = {},
+): Promise<string> {
   const root = await scratch('sessions')
   for (const { id, script, prompts = 1, parent, setup } of sessions) {
     const h = await harness(script, config)
@@ -37,23 +41,40 @@ export async function writeSessions(compression: 'none' | 'zstd', sessions: Sess
     await h.ctx.plugin(JsonlSessionPersistence, { root, compression })
     h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
       const decision = await next()
-      const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
-      return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
+      const note = createUserMessage({
+        content: [{ type: 'text', text: 'note' }],
+        source: { kind: 'plugin', plugin: 'other' },
+      })
+      return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), note] }
     })
-    const meta = parent === undefined ? {} : { meta: { parentSession: SessionId(parent), origin: 'subagent' as const, delegationDepth: 1 } }
-    const { agent } = await h.ctx.agents.create({ sessionId: SessionId(id), agentOptions: { provider: PROVIDER, model: 'm' }, ...meta })
+    const meta =
+      parent === undefined
+        ? {}
+        : { meta: { parentSession: SessionId(parent), origin: 'subagent' as const, delegationDepth: 1 } }
+    const { agent } = await h.ctx.agents.create({
+      sessionId: SessionId(id),
+      agentOptions: { provider: PROVIDER, model: 'm' },
+      ...meta,
+    })
     for (let i = 0; i < prompts; i++) await prompt(h.ctx, agent, `prompt ${i}`)
     await h.ctx.fiber.dispose()
   }
   return root
 }
 
-
 /** Run the replay command with `argv`; resolve to its exit status and everything it wrote. */
 export async function runReplay(argv: string[], progress = false) {
   let out = ''
   let err = ''
-  const status = await main(argv, { out: (text) => { out += text }, err: (text) => { err += text }, progress })
+  const status = await main(argv, {
+    out: (text) => {
+      out += text
+    },
+    err: (text) => {
+      err += text
+    },
+    progress,
+  })
   return { status, out, err }
 }
 
@@ -64,6 +85,8 @@ export async function runReplayJson(args: string[]) {
 }
 
 /** Where each reminder stood and its summary, without what replay learns of it: how a config's reminders are listed. */
-export function placed(reminders: readonly { afterCall: number, summary: string }[]): { afterCall: number, summary: string }[] {
+export function placed(
+  reminders: readonly { afterCall: number; summary: string }[],
+): { afterCall: number; summary: string }[] {
   return reminders.map(({ afterCall, summary }) => ({ afterCall, summary }))
 }

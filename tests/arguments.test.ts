@@ -1,13 +1,25 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { argumentsPreview, canonical, deliveredArguments, ignoredKeys, preview, sameArguments, sameJson } from '../src/arguments.ts'
+import {
+  argumentsPreview,
+  canonical,
+  deliveredArguments,
+  ignoredKeys,
+  preview,
+  sameArguments,
+  sameJson,
+} from '../src/arguments.ts'
 import { argumentFilter, KEPT_TOOLS } from '../src/patterns.ts'
 
 describe('arguments as the loop delivers them', () => {
   it('JSON text is parsed and frozen all the way down', () => {
-    const args = deliveredArguments('{"a":{"b":[{"c":"d"}]},"e":[1,[2]]}') as { a: { b: { c: string }[] }, e: unknown[] }
+    const args = deliveredArguments('{"a":{"b":[{"c":"d"}]},"e":[1,[2]]}') as {
+      a: { b: { c: string }[] }
+      e: unknown[]
+    }
     expect(args).toEqual({ a: { b: [{ c: 'd' }] }, e: [1, [2]] })
-    for (const value of [args, args.a, args.a.b, args.a.b[0], args.e, args.e[1]]) expect(Object.isFrozen(value)).toBe(true)
+    for (const value of [args, args.a, args.a.b, args.a.b[0], args.e, args.e[1]])
+      expect(Object.isFrozen(value)).toBe(true)
   })
 
   it('no text is an empty object; malformed text is the text itself', () => {
@@ -48,7 +60,8 @@ describe('the same arguments', () => {
 
   it('large objects (32 keys or more) compare by their keys, in any order, every time', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `k${i}`)
-    const make = (order: string[], last = 0) => Object.freeze(Object.fromEntries(order.map((k) => [k, k === 'k39' ? last : 1])))
+    const make = (order: string[], last = 0) =>
+      Object.freeze(Object.fromEntries(order.map((k) => [k, k === 'k39' ? last : 1])))
     const a = make(keys)
     const b = make([...keys].reverse())
     const c = make(keys, 1)
@@ -64,20 +77,32 @@ describe('the same arguments', () => {
   })
 
   it('matches JSON equality with keys sorted, for any JSON values', () => {
-    const sorted = (value: unknown): unknown => Array.isArray(value)
-      ? value.map(sorted)
-      : typeof value === 'object' && value !== null ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])])) : value
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+            )
+          : value
     const json = fc.jsonValue({ maxDepth: 3 })
-    fc.assert(fc.property(json, json, (a, b) => {
-      expect(sameJson(a, b)).toBe(JSON.stringify(sorted(a)) === JSON.stringify(sorted(b)))
-      expect(sameJson(a, structuredClone(a))).toBe(true)
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        expect(sameJson(a, b)).toBe(JSON.stringify(sorted(a)) === JSON.stringify(sorted(b)))
+        expect(sameJson(a, structuredClone(a))).toBe(true)
+      }),
+      { numRuns: 500 },
+    )
   })
 })
 
 describe('canonical form and preview', () => {
   it('keys sorted deeply by code unit, arrays in order, compact JSON', () => {
-    expect(canonical({ b: [{ d: 1, c: 'é' }, null], a: '\n', B: true }, [])).toBe('{"B":true,"a":"\\n","b":[{"c":"é","d":1},null]}')
+    expect(canonical({ b: [{ d: 1, c: 'é' }, null], a: '\n', B: true }, [])).toBe(
+      '{"B":true,"a":"\\n","b":[{"c":"é","d":1},null]}',
+    )
     expect(canonical([], [])).toBe('[]')
     expect(canonical({}, [])).toBe('{}')
     expect(canonical('x', [])).toBe('"x"')
@@ -99,10 +124,30 @@ describe('canonical form and preview', () => {
 
 describe('arguments compared without the ignored ones (ignoreArguments)', () => {
   it.each<[string, unknown, unknown, boolean]>([
-    ['only the ignored key differs', { command: 'npm test', description: 'Run' }, { command: 'npm test', description: 'Again' }, true],
-    ['the ignored key is missing on one side', { command: 'npm test' }, { command: 'npm test', description: 'Again' }, true],
-    ['a kept key differs', { command: 'npm test', description: 'Run' }, { command: 'npm run', description: 'Run' }, false],
-    ['a kept key is missing on one side', { command: 'npm test', workdir: 'a' }, { command: 'npm test', description: 'x' }, false],
+    [
+      'only the ignored key differs',
+      { command: 'npm test', description: 'Run' },
+      { command: 'npm test', description: 'Again' },
+      true,
+    ],
+    [
+      'the ignored key is missing on one side',
+      { command: 'npm test' },
+      { command: 'npm test', description: 'Again' },
+      true,
+    ],
+    [
+      'a kept key differs',
+      { command: 'npm test', description: 'Run' },
+      { command: 'npm run', description: 'Run' },
+      false,
+    ],
+    [
+      'a kept key is missing on one side',
+      { command: 'npm test', workdir: 'a' },
+      { command: 'npm test', description: 'x' },
+      false,
+    ],
     ['one side has an extra kept key', { command: 'npm test' }, { command: 'npm test', workdir: 'a' }, false],
     ['the other side has an extra kept key', { command: 'npm test', workdir: 'a' }, { command: 'npm test' }, false],
     ['only ignored keys on both sides', { description: 'a' }, { description: 'b' }, true],
@@ -128,14 +173,21 @@ describe('arguments compared without the ignored ones (ignoreArguments)', () => 
   })
 
   it('a reminder names the ignored keys a call carries, in order, and quotes the rest', () => {
-    expect(ignoredKeys({ why: 1, command: 'x', description: 2 }, ['description', 'why', 'other'])).toEqual(['description', 'why'])
+    expect(ignoredKeys({ why: 1, command: 'x', description: 2 }, ['description', 'why', 'other'])).toEqual([
+      'description',
+      'why',
+    ])
     expect(ignoredKeys({ command: 'x' }, ['description'])).toEqual([])
     expect(ignoredKeys('text', ['description'])).toEqual([])
     expect(ignoredKeys(null, ['description'])).toEqual([])
     expect(ignoredKeys(['a', 'b'], ['0'])).toEqual([])
     expect(ignoredKeys({ description: 1 }, [])).toEqual([])
-    expect(canonical({ b: 1, description: 'x', a: { description: 'kept' } }, ['description'])).toBe('{"a":{"description":"kept"},"b":1}')
-    expect(argumentsPreview({ description: 'x', command: 'npm test' }, 500, ['description'])).toBe('{"command":"npm test"}')
+    expect(canonical({ b: 1, description: 'x', a: { description: 'kept' } }, ['description'])).toBe(
+      '{"a":{"description":"kept"},"b":1}',
+    )
+    expect(argumentsPreview({ description: 'x', command: 'npm test' }, 500, ['description'])).toBe(
+      '{"command":"npm test"}',
+    )
   })
 
   it('per tool: every entry whose pattern matches applies; none matches, none applies', () => {

@@ -30,7 +30,27 @@ const DEFAULTS = {
   maskNoise: false,
   sameFailure: false,
   rereads: false,
-  readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'],
+  readOnlyTools: [
+    'read',
+    'read_image',
+    'grep',
+    'glob',
+    'job_output',
+    'job_list',
+    'Read',
+    'Grep',
+    'Glob',
+    'LS',
+    'WebFetch',
+    'WebSearch',
+    'read_file',
+    'read_many_files',
+    'list_directory',
+    'search_file_content',
+    'search_file',
+    'search_dir',
+    'find_file',
+  ],
   navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
 }
 
@@ -45,18 +65,30 @@ describe('config', () => {
     expect(fiber.config).toEqual(DEFAULTS)
   })
 
-  it('the README\'s config table lists every field in the schema\'s order, with its default and, as its meaning, the schema\'s description', async () => {
+  it("the README's config table lists every field in the schema's order, with its default and, as its meaning, the schema's description", async () => {
     const dict = fields.dict ?? {}
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
-    const rows = readme.split('\n').filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line)).map((line) => line.slice(2, -2).split(' | ').slice(0, 3))
-    const shown = (value: unknown) => Array.isArray(value) ? `[${value.join(', ')}]` : String(value)
-    expect(rows).toEqual(Object.entries(dict).map(([key, field]) => [`\`${key}\``, `\`${shown(field.meta.default)}\``, field.meta.description]))
+    const rows = readme
+      .split('\n')
+      .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line))
+      .map((line) => line.slice(2, -2).split(' | ').slice(0, 3))
+    const shown = (value: unknown) => (Array.isArray(value) ? `[${value.join(', ')}]` : String(value))
+    expect(rows).toEqual(
+      Object.entries(dict).map(([key, field]) => [
+        `\`${key}\``,
+        `\`${shown(field.meta.default)}\``,
+        field.meta.description,
+      ]),
+    )
     expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
   })
 
-  it('the Chinese README\'s config table lists the same fields with the same defaults', async () => {
-    const table = async (file: string) => (await readFile(new URL(`../${file}`, import.meta.url), 'utf8')).split('\n')
-      .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line)).map((line) => line.split(' | ').slice(0, 2))
+  it("the Chinese README's config table lists the same fields with the same defaults", async () => {
+    const table = async (file: string) =>
+      (await readFile(new URL(`../${file}`, import.meta.url), 'utf8'))
+        .split('\n')
+        .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line))
+        .map((line) => line.split(' | ').slice(0, 2))
     expect(await table('README.zh.md')).toEqual(await table('README.md'))
   })
 
@@ -86,14 +118,38 @@ describe('config', () => {
     ['include', 'x'.repeat(79), `include must be a list of tool-name patterns (strings) (got "${'x'.repeat(79)}…)`],
     ['resultAware', 'yes', 'resultAware must be true, false or a list of tool-name patterns (strings) (got "yes")'],
     ['resultAware', 1, 'resultAware must be true, false or a list of tool-name patterns (strings) (got 1)'],
-    ['resultAware', ['job_output', 2], 'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])'],
-    ['ignoreArguments', 'bash.description', 'ignoreArguments must be a list of <tool pattern>.<argument> entries (got "bash.description")'],
-    ['ignoreArguments', { bash: 'description' }, 'ignoreArguments must be a list of <tool pattern>.<argument> entries (got {"bash":"description"})'],
+    [
+      'resultAware',
+      ['job_output', 2],
+      'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])',
+    ],
+    [
+      'ignoreArguments',
+      'bash.description',
+      'ignoreArguments must be a list of <tool pattern>.<argument> entries (got "bash.description")',
+    ],
+    [
+      'ignoreArguments',
+      { bash: 'description' },
+      'ignoreArguments must be a list of <tool pattern>.<argument> entries (got {"bash":"description"})',
+    ],
     ['ignoreArguments', [7], 'ignoreArguments entries must be strings like "bash.description" (got 7)'],
-    ['ignoreArguments', ['description'], 'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "description")'],
-    ['ignoreArguments', ['.description'], 'ignoreArguments entries need a tool pattern before the dot (* for every tool) (got ".description")'],
+    [
+      'ignoreArguments',
+      ['description'],
+      'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "description")',
+    ],
+    [
+      'ignoreArguments',
+      ['.description'],
+      'ignoreArguments entries need a tool pattern before the dot (* for every tool) (got ".description")',
+    ],
     ['ignoreArguments', ['bash.'], 'ignoreArguments entries need an argument name after the dot (got "bash.")'],
-    ['ignoreArguments', ['bash.description', ''], 'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "")'],
+    [
+      'ignoreArguments',
+      ['bash.description', ''],
+      'ignoreArguments entries must be <tool pattern>.<argument>, with a dot before the argument (got "")',
+    ],
     ['relapse', 'on', 'relapse must be true or false (got "on")'],
     ['relapse', 1, 'relapse must be true or false (got 1)'],
     ['cycles', 'true', 'cycles must be true or false (got "true")'],
@@ -103,7 +159,11 @@ describe('config', () => {
     ['maxCyclePeriod', '4', 'maxCyclePeriod must be an integer from 2 to 8 (got "4")'],
     ['remindEvery', -1, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)'],
     ['remindEvery', 0.5, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got 0.5)'],
-    ['remindEvery', Infinity, 'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got Infinity)'],
+    [
+      'remindEvery',
+      Infinity,
+      'remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got Infinity)',
+    ],
     ['blockAt', 7, 'blockAt must be an integer at or above the last threshold (8) (got 7)'],
     ['blockAt', 1, 'blockAt must be an integer at or above the last threshold (8) (got 1)'],
     ['blockAt', 8.5, 'blockAt must be an integer at or above the last threshold, or 0 (never) (got 8.5)'],
@@ -119,18 +179,22 @@ describe('config', () => {
     expect(Reminder.Config({ resultAware: ['job_output', 'bash'] }).resultAware).toEqual(['job_output', 'bash'])
     expect(Reminder.Config({ resultAware: [] }).resultAware).toEqual([])
     expect(Reminder.Config({ resultAware: true }).resultAware).toBe(true)
-    expect(Reminder.Config({ ignoreArguments: ['bash.description', '*.justification', 'mcp.server.note'] }).ignoreArguments)
-      .toEqual(['bash.description', '*.justification', 'mcp.server.note'])
+    expect(
+      Reminder.Config({ ignoreArguments: ['bash.description', '*.justification', 'mcp.server.note'] }).ignoreArguments,
+    ).toEqual(['bash.description', '*.justification', 'mcp.server.note'])
     expect(ignoredArgument('mcp.server.note')).toEqual({ tool: 'mcp.server', argument: 'note' })
   })
 
   it('maxCyclePeriod takes every integer from 2 to 8', () => {
-    for (const maxCyclePeriod of [2, 3, 4, 5, 6, 7, 8]) expect(Reminder.Config({ maxCyclePeriod }).maxCyclePeriod).toBe(maxCyclePeriod)
+    for (const maxCyclePeriod of [2, 3, 4, 5, 6, 7, 8])
+      expect(Reminder.Config({ maxCyclePeriod }).maxCyclePeriod).toBe(maxCyclePeriod)
   })
 
   it('blockAt is checked against the thresholds as configured', async () => {
     const ctx = await bootHarness()
-    await expect(ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 3 })).rejects.toThrow('repeat-tool-reminder: blockAt must be an integer at or above the last threshold (4) (got 3)')
+    await expect(ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 3 })).rejects.toThrow(
+      'repeat-tool-reminder: blockAt must be an integer at or above the last threshold (4) (got 3)',
+    )
     expect((await ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 4 })).config.blockAt).toBe(4)
   })
 
@@ -139,7 +203,10 @@ describe('config', () => {
     ['blockat', 'repeat-tool-reminder: unknown option "blockat" (did you mean "blockAt"?)'],
     ['result_aware', 'repeat-tool-reminder: unknown option "result_aware" (did you mean "resultAware"?)'],
     ['cycle', 'repeat-tool-reminder: unknown option "cycle" (did you mean "cycles"?)'],
-    ['argumentPreviewChars', 'repeat-tool-reminder: unknown option "argumentPreviewChars" (did you mean "argumentsPreviewChars"?)'],
+    [
+      'argumentPreviewChars',
+      'repeat-tool-reminder: unknown option "argumentPreviewChars" (did you mean "argumentsPreviewChars"?)',
+    ],
     ['thresold', 'repeat-tool-reminder: unknown option "thresold" (did you mean "thresholds"?)'],
     ['ixclude', 'repeat-tool-reminder: unknown option "ixclude" (did you mean "include"?)'],
     ['EXCLUDE', 'repeat-tool-reminder: unknown option "EXCLUDE" (did you mean "exclude"?)'],
@@ -171,9 +238,14 @@ describe('config', () => {
   it('at mount, one info line names the package, its version and the effective config', async () => {
     const ctx = await bootHarness()
     const lines: string[] = []
-    ctx.logger.exporter({ export: (message) => message.name === 'repeat-tool-reminder' && lines.push(`${message.type} ${message.args.join(' ')}`) })
+    ctx.logger.exporter({
+      export: (message) =>
+        message.name === 'repeat-tool-reminder' && lines.push(`${message.type} ${message.args.join(' ')}`),
+    })
     await ctx.plugin(Reminder, { thresholds: [4, 2], cycles: true })
-    expect(lines).toEqual([`info @deepseek-ai/dsh-repeat-tool-reminder ${version} active: ${JSON.stringify({ ...DEFAULTS, thresholds: [2, 4], cycles: true })}`])
+    expect(lines).toEqual([
+      `info @deepseek-ai/dsh-repeat-tool-reminder ${version} active: ${JSON.stringify({ ...DEFAULTS, thresholds: [2, 4], cycles: true })}`,
+    ])
   })
 
   it('the package entry exports only name, Config and apply', () => {
@@ -184,33 +256,47 @@ describe('config', () => {
     const cyclic: unknown[] = []
     cyclic.push(cyclic)
     const ctx = await bootHarness()
-    await expect(ctx.plugin(Reminder, { include: cyclic as never })).rejects.toThrow(`repeat-tool-reminder: include must be a list of tool-name patterns (strings) (got ${'['.repeat(80)}…)`)
+    await expect(ctx.plugin(Reminder, { include: cyclic as never })).rejects.toThrow(
+      `repeat-tool-reminder: include must be a list of tool-name patterns (strings) (got ${'['.repeat(80)}…)`,
+    )
   })
 })
 
 describe('loading from cordis.yml', () => {
   it('a valid entry mounts with its thresholds as written; an invalid one fails and names the field', async () => {
     const dir = await scratch('yaml')
-    await writeFile(join(dir, 'cordis.yml'), [
-      ...['sessions:dsh-session', 'llm:dsh-llm', 'tools:dsh-tools', 'prompt:dsh-system-prompt', 'agents:dsh-agent']
-        .map((pair) => pair.split(':')).map(([id, pkg]) => `- id: ${id}\n  name: '@deepseek-ai/${pkg}'`),
-      `- id: loop\n  name: '@deepseek-ai/dsh-agent-loop'\n  config:\n    agents: []`,
-      `- id: reminder\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [4, 2]\n    exclude: [todo_write]`,
-      `- id: broken\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [1]`,
-    ].join('\n'))
+    await writeFile(
+      join(dir, 'cordis.yml'),
+      [
+        ...['sessions:dsh-session', 'llm:dsh-llm', 'tools:dsh-tools', 'prompt:dsh-system-prompt', 'agents:dsh-agent']
+          .map((pair) => pair.split(':'))
+          .map(([id, pkg]) => `- id: ${id}\n  name: '@deepseek-ai/${pkg}'`),
+        `- id: loop\n  name: '@deepseek-ai/dsh-agent-loop'\n  config:\n    agents: []`,
+        `- id: reminder\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [4, 2]\n    exclude: [todo_write]`,
+        `- id: broken\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [1]`,
+      ].join('\n'),
+    )
     const root = new Context()
     await root.plugin(Loader, {})
     // The package as built is what a deployment names; the suite registers the source module under the loader's builtin scheme.
     root.loader.builtins['repeat-tool-reminder'] = Reminder
-    const include = await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(join(dir, 'cordis.yml')).href } })
+    const include = await root.loader.create({
+      name: '@deepseek-ai/cordis-plugin-include',
+      config: { path: pathToFileURL(join(dir, 'cordis.yml')).href },
+    })
     await root.loader.await()
     const entries = root.loader.resolve(include).subtree!.store
     expect(entries.reminder?.fiber?.config).toEqual({ ...DEFAULTS, thresholds: [2, 4], exclude: ['todo_write'] })
-    await expect(entries.broken!.fiber!.await()).rejects.toThrow('repeat-tool-reminder: thresholds must be integers >= 2 (got 1)')
+    await expect(entries.broken!.fiber!.await()).rejects.toThrow(
+      'repeat-tool-reminder: thresholds must be integers >= 2 (got 1)',
+    )
 
     registerContentTools(root)
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(turns(...times(4, GREP))))
-    const { agent } = await root.agents.create({ sessionId: SessionId('from-yaml'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    const { agent } = await root.agents.create({
+      sessionId: SessionId('from-yaml'),
+      agentOptions: { provider: PROVIDER, model: 'm' },
+    })
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([
       [2, source('grep × 2')],
@@ -226,7 +312,10 @@ describe('lifecycle', () => {
     const fiber = await ctx.plugin(Reminder, { thresholds: [2] })
     const model = new ScriptedModel([...turns(...times(2, GREP)), { text: 'first' }, ...turns(...times(2, GREP))])
     ctx.llm.registerAdapter([PROVIDER], model)
-    const { agent } = await ctx.agents.create({ sessionId: SessionId('disposal'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    const { agent } = await ctx.agents.create({
+      sessionId: SessionId('disposal'),
+      agentOptions: { provider: PROVIDER, model: 'm' },
+    })
     await prompt(ctx, agent, 'one')
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
     await fiber.dispose()

@@ -20,9 +20,17 @@ describe('npm start demo', () => {
     ])
     expect(entries.filter((e) => e.type === 'reminder')).toEqual([
       { type: 'reminder', afterCall: 3, summary: 'search_files × 3', text: shortReminder() },
-      { type: 'reminder', afterCall: 5, summary: 'search_files × 5', text: detailedReminder('search_files', 5, CANONICAL) },
+      {
+        type: 'reminder',
+        afterCall: 5,
+        summary: 'search_files × 5',
+        text: detailedReminder('search_files', 5, CANONICAL),
+      },
     ])
-    expect(entries.at(-2)).toEqual({ type: 'answer', text: 'It retries up to 4 times: MAX_ATTEMPTS in src/retry.ts, with exponential backoff.' })
+    expect(entries.at(-2)).toEqual({
+      type: 'answer',
+      text: 'It retries up to 4 times: MAX_ATTEMPTS in src/retry.ts, with exponential backoff.',
+    })
     expect(entries.at(-1)).toEqual({ type: 'summary', calls: 6, longestRun: 5, reminders: [3, 5] })
   })
 
@@ -30,7 +38,12 @@ describe('npm start demo', () => {
     const { entries } = await demoJson(['--thresholds', '2,4', '--arguments-preview-chars', '10'])
     expect(entries.filter((e) => e.type === 'reminder')).toEqual([
       { type: 'reminder', afterCall: 2, summary: 'search_files × 2', text: shortReminder() },
-      { type: 'reminder', afterCall: 4, summary: 'search_files × 4', text: detailedReminder('search_files', 4, '{"path":"s… (27 more chars)') },
+      {
+        type: 'reminder',
+        afterCall: 4,
+        summary: 'search_files × 4',
+        text: detailedReminder('search_files', 4, '{"path":"s… (27 more chars)'),
+      },
     ])
   })
 
@@ -72,34 +85,55 @@ describe('npm start demo', () => {
       // The config flags, asserted line by line in tests/flags.test.ts.
       ...flagsHelp(32).split('\n'),
       '  --repeats N                   most identical searches the stuck model makes (default 12)',
-      '  --sessions DIR                also write the session\'s log there, as dsh does, to try replay on',
+      "  --sessions DIR                also write the session's log there, as dsh does, to try replay on",
       '  --json                        print the transcript as JSON lines and nothing else',
       '  --help                        show this help',
     ])
   })
 
-  it('--sessions writes the demo\'s log as dsh does: replay reads it and finds the reminders the demo gave', async () => {
+  it("--sessions writes the demo's log as dsh does: replay reads it and finds the reminders the demo gave", async () => {
     const root = await scratch('demo-sessions')
     const { status, err } = await demo(['--sessions', root])
     expect(status).toBe(0)
-    expect(err).toEqual([`repeat-tool-reminder demo: wrote the session's log to ${root}/_no-cwd/demo/session.jsonl.zstd`])
+    expect(err).toEqual([
+      `repeat-tool-reminder demo: wrote the session's log to ${root}/_no-cwd/demo/session.jsonl.zstd`,
+    ])
     const { status: replayed, report } = await runReplayJson([root])
     expect(replayed).toBe(0)
     expect(report.sessions.map((s) => [s.id, s.toolCalls, placed(s.recordedReminders)])).toEqual([
-      ['demo', 6, [{ afterCall: 3, summary: 'search_files × 3' }, { afterCall: 5, summary: 'search_files × 5' }]],
+      [
+        'demo',
+        6,
+        [
+          { afterCall: 3, summary: 'search_files × 3' },
+          { afterCall: 5, summary: 'search_files × 5' },
+        ],
+      ],
     ])
   })
 
   it.each([
     [['--nope'], 'repeat-tool-reminder demo: unknown option --nope (--help lists the options)'],
-    [['--preview', '9'], 'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars (renamed in 0.3.0) (--help lists the options)'],
+    [
+      ['--preview', '9'],
+      'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars (renamed in 0.3.0) (--help lists the options)',
+    ],
     [['--repeats', '0'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got "0")'],
-    [['--repeats', '\u001b[2J\u202e\u009b'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got "\\u001b[2J\\u202e\\u009b")'],
+    [
+      ['--repeats', '\u001b[2J\u202e\u009b'],
+      'repeat-tool-reminder demo: --repeats must be a positive integer (got "\\u001b[2J\\u202e\\u009b")',
+    ],
     [['--json', 'extra'], 'repeat-tool-reminder demo: takes options only (got "extra"; --help lists the options)'],
-    [['--result-aware', '--result-aware-tools', 'x'], 'repeat-tool-reminder demo: --result-aware-tools sets resultAware, which another flag already set; give one of them'],
+    [
+      ['--result-aware', '--result-aware-tools', 'x'],
+      'repeat-tool-reminder demo: --result-aware-tools sets resultAware, which another flag already set; give one of them',
+    ],
     [['--thresholds', '1,3'], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got 1)'],
     [['--thresholds', ''], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got "")'],
-    [['--arguments-preview-chars', 'lots'], 'repeat-tool-reminder demo: argumentsPreviewChars must be a positive integer (got "lots")'],
+    [
+      ['--arguments-preview-chars', 'lots'],
+      'repeat-tool-reminder demo: argumentsPreviewChars must be a positive integer (got "lots")',
+    ],
   ])('bad options, and configs the plugin rejects (%j), exit 2 with a one-line reason', async (argv, reason) => {
     const { status, out, err } = await demo(argv)
     expect(status).toBe(2)
@@ -111,7 +145,11 @@ describe('npm start demo', () => {
 async function demo(argv: string[], color = false) {
   const out: string[] = []
   const err: string[] = []
-  const status = await main(argv, { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line), color }, { reminder: Reminder, invariant: ReminderInvariant })
+  const status = await main(
+    argv,
+    { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line), color },
+    { reminder: Reminder, invariant: ReminderInvariant },
+  )
   return { status, out, err }
 }
 

@@ -18,7 +18,10 @@ import { GREP, source, times, turns } from './support/calls.ts'
 bashSuite()
 
 /** A bash call with a side effect: it appends a line to `file`. */
-const append = (file: string): ScriptedCall => ({ name: 'bash', args: { command: `echo ran >> '${file}'`, description: 'Append a line' } })
+const append = (file: string): ScriptedCall => ({
+  name: 'bash',
+  args: { command: `echo ran >> '${file}'`, description: 'Append a line' },
+})
 
 async function lines(file: string): Promise<number> {
   return (await readFile(file, 'utf8')).split('\n').filter((line) => line !== '').length
@@ -32,12 +35,15 @@ async function runAppends(n: number, config: Partial<Config>) {
   return { agent, file }
 }
 
-describe('blockAt denies a repeat before it runs, with dsh\'s bash tool as dsh-base composes it', () => {
-  it('a command with a side effect repeated past blockAt ran blockAt − 1 times; the model reads the withheld text as each denied call\'s result', async () => {
+describe("blockAt denies a repeat before it runs, with dsh's bash tool as dsh-base composes it", () => {
+  it("a command with a side effect repeated past blockAt ran blockAt − 1 times; the model reads the withheld text as each denied call's result", async () => {
     const { agent, file } = await runAppends(6, { thresholds: [2], blockAt: 3 })
     expect(await lines(file)).toBe(2)
     const results = toolResults(agent)
-    expect(results.slice(0, 2)).toEqual([[false, '(no output)'], [false, '(no output)']])
+    expect(results.slice(0, 2)).toEqual([
+      [false, '(no output)'],
+      [false, '(no output)'],
+    ])
     expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, false, {}, false)]))
     expect(reminders(agent).map((r) => r.afterCall)).toEqual([2])
   })
@@ -51,7 +57,19 @@ describe('blockAt denies a repeat before it runs, with dsh\'s bash tool as dsh-b
   it('the log records each denied call with the withheld text; replay reports them as not run, and a config with blockAt as calls it would not run', async () => {
     const file = join(await scratch('effects'), 'effects.txt')
     const config = { thresholds: [2], blockAt: 3 }
-    const root = await writeSessions('none', [{ id: 'appends', script: turns(...times(5, append(file))), setup: async (ctx) => { await mountBash(ctx) } }], config)
+    const root = await writeSessions(
+      'none',
+      [
+        {
+          id: 'appends',
+          script: turns(...times(5, append(file))),
+          setup: async (ctx) => {
+            await mountBash(ctx)
+          },
+        },
+      ],
+      config,
+    )
     expect(await lines(file)).toBe(2)
     const log = await readFile(join(root, '_no-cwd', 'appends', 'session.jsonl'), 'utf8')
     expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
@@ -70,7 +88,7 @@ describe('blockAt denies a repeat before it runs, with dsh\'s bash tool as dsh-b
   })
 })
 
-describe('every other listener\'s decision still wins', () => {
+describe("every other listener's decision still wins", () => {
   it('a call another tools/pre-execute listener denies or asks about keeps that decision', async () => {
     const h = await harness(turns(...times(4, GREP)), { thresholds: [2], blockAt: 2 })
     let asked = 0
@@ -88,47 +106,73 @@ describe('every other listener\'s decision still wins', () => {
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true, true, true])
   })
 
-  it('a listener after this one that denies: its reason stands, not this plugin\'s', async () => {
+  it("a listener after this one that denies: its reason stands, not this plugin's", async () => {
     const h = await harness(turns(...times(3, GREP)), { thresholds: [2], blockAt: 2 })
     const reasons: string[] = []
     h.ctx.on('tools/pre-execute', async () => ({ kind: 'deny', reason: 'closed for maintenance' }))
-    h.ctx.on('tools/post-execute', async (_exec, result, next) => {
-      reasons.push((result.content[0] as { text: string }).text)
-      return next()
-    }, { prepend: true })
+    h.ctx.on(
+      'tools/post-execute',
+      async (_exec, result, next) => {
+        reasons.push((result.content[0] as { text: string }).text)
+        return next()
+      },
+      { prepend: true },
+    )
     await h.run()
-    expect(reasons).toEqual(['Error: closed for maintenance', 'Error: closed for maintenance', 'Error: closed for maintenance'])
+    expect(reasons).toEqual([
+      'Error: closed for maintenance',
+      'Error: closed for maintenance',
+      'Error: closed for maintenance',
+    ])
   })
 })
 
 describe('parallel calls of one step', () => {
   /** A parallel-safe tool; every call of a step starts before any is counted. */
   function slow(ctx: Parameters<typeof mountBash>[0]): void {
-    ctx.tools.register(defineContentToolFixture({
-      name: 'slow',
-      description: 'A parallel-safe call.',
-      parameters: { key: { type: 'string' } },
-      isConcurrencySafe: () => true,
-      async execute(args) {
-        return [{ type: 'text', text: `done ${args.key}` }]
-      },
-    }))
+    ctx.tools.register(
+      defineContentToolFixture({
+        name: 'slow',
+        description: 'A parallel-safe call.',
+        parameters: { key: { type: 'string' } },
+        isConcurrencySafe: () => true,
+        async execute(args) {
+          return [{ type: 'text', text: `done ${args.key}` }]
+        },
+      }),
+    )
   }
   const call = (key: string) => ({ name: 'slow', args: { key } })
 
   it('a call behind an earlier one of its step is not denied on a run that call may end: it runs, and is counted in model order', async () => {
     // a, a, then one response of b and a: in model order b ends the run, so the last a starts a new one.
-    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('b'), call('a')] }], { thresholds: [2], blockAt: 3 })
+    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('b'), call('a')] }], {
+      thresholds: [2],
+      blockAt: 3,
+    })
     slow(h.ctx)
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[false, 'done a'], [false, 'done a'], [false, 'done b'], [false, 'done a']])
+    expect(toolResults(agent)).toEqual([
+      [false, 'done a'],
+      [false, 'done a'],
+      [false, 'done b'],
+      [false, 'done a'],
+    ])
   })
 
   it('the first call of a step that continues the run is still denied before it runs', async () => {
-    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('a'), call('b')] }], { thresholds: [2], blockAt: 3 })
+    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('a'), call('b')] }], {
+      thresholds: [2],
+      blockAt: 3,
+    })
     slow(h.ctx)
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[false, 'done a'], [false, 'done a'], [true, withheldFeedback(['slow'], 3, false, {}, false)], [false, 'done b']])
+    expect(toolResults(agent)).toEqual([
+      [false, 'done a'],
+      [false, 'done a'],
+      [true, withheldFeedback(['slow'], 3, false, {}, false)],
+      [false, 'done b'],
+    ])
   })
 })
 
@@ -191,47 +235,68 @@ describe('which calls are open while deny judges', () => {
   })
 })
 
-describe('every other listener\'s decision, in model order', () => {
+describe("every other listener's decision, in model order", () => {
   /** Parallel-safe tools that answer with their name and key; `nap` returns only once `awake` resolves. */
   function parallel(ctx: Parameters<typeof mountBash>[0], awake: Promise<void>): void {
     for (const name of ['slow', 'nap', 'other']) {
-      ctx.tools.register(defineContentToolFixture({
-        name,
-        description: 'A parallel-safe call.',
-        parameters: { key: { type: 'string' } },
-        isConcurrencySafe: () => true,
-        async execute(args) {
-          if (name === 'nap') await awake
-          return [{ type: 'text', text: `${name} ${args.key}` }]
-        },
-      }))
+      ctx.tools.register(
+        defineContentToolFixture({
+          name,
+          description: 'A parallel-safe call.',
+          parameters: { key: { type: 'string' } },
+          isConcurrencySafe: () => true,
+          async execute(args) {
+            if (name === 'nap') await awake
+            return [{ type: 'text', text: `${name} ${args.key}` }]
+          },
+        }),
+      )
     }
   }
 
   it('a call a later listener denies is still a call of its step: the repeat behind it, whose run it ended in model order, runs', async () => {
     const calls = (...names: [string, string][]) => ({ calls: names.map(([name, key]) => ({ name, args: { key } })) })
-    const h = await harness([calls(['slow', 'a']), calls(['slow', 'a']), calls(['nap', 'z'], ['other', 'y'], ['slow', 'a'])], { thresholds: [2], blockAt: 3, exclude: ['nap'] })
+    const h = await harness(
+      [calls(['slow', 'a']), calls(['slow', 'a']), calls(['nap', 'z'], ['other', 'y'], ['slow', 'a'])],
+      { thresholds: [2], blockAt: 3, exclude: ['nap'] },
+    )
     // nap is still running when the last call reaches pre-execute: nothing of its step has been counted yet.
     let wake = () => {}
-    parallel(h.ctx, new Promise((resolve) => wake = resolve))
-    h.ctx.on('tools/pre-execute', (exec, next) => {
-      if (exec.callId === 'call-3-3') wake()
-      return next()
-    }, { prepend: true })
+    parallel(h.ctx, new Promise((resolve) => (wake = resolve)))
+    h.ctx.on(
+      'tools/pre-execute',
+      (exec, next) => {
+        if (exec.callId === 'call-3-3') wake()
+        return next()
+      },
+      { prepend: true },
+    )
     // A policy registered after the plugin: its listener runs inside the plugin's next().
-    h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'other' ? { kind: 'deny', reason: 'not other' } : next())
+    h.ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.name === 'other' ? { kind: 'deny', reason: 'not other' } : next(),
+    )
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[false, 'slow a'], [false, 'slow a'], [false, 'nap z'], [true, 'Error: not other'], [false, 'slow a']])
+    expect(toolResults(agent)).toEqual([
+      [false, 'slow a'],
+      [false, 'slow a'],
+      [false, 'nap z'],
+      [true, 'Error: not other'],
+      [false, 'slow a'],
+    ])
   })
 
   it('a call this plugin denied and an outer listener let through ran: its withheld result says so', async () => {
     const file = join(await scratch('effects'), 'effects.txt')
     const h = await harness(turns(...times(3, append(file))), { thresholds: [2], blockAt: 3 })
     await mountBash(h.ctx)
-    h.ctx.on('tools/pre-execute', async (_exec, next) => {
-      const decision = await next()
-      return decision.kind === 'deny' ? { kind: 'allow' } : decision
-    }, { prepend: true })
+    h.ctx.on(
+      'tools/pre-execute',
+      async (_exec, next) => {
+        const decision = await next()
+        return decision.kind === 'deny' ? { kind: 'allow' } : decision
+      },
+      { prepend: true },
+    )
     const agent = await h.run()
     expect(await lines(file)).toBe(3)
     expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['bash'], 3)])
@@ -242,17 +307,28 @@ describe('every other listener\'s decision, in model order', () => {
     const h = await harness(turns(...times(4, append(file))), { thresholds: [2], blockAt: 3 })
     await mountBash(h.ctx)
     // Registered after the plugin, so the plugin sees its deny and leaves the call to it.
-    h.ctx.on('tools/pre-execute', async (exec, next) => exec.callId === 'call-4-1' ? { kind: 'deny', reason: 'enough' } : next())
+    h.ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.callId === 'call-4-1' ? { kind: 'deny', reason: 'enough' } : next(),
+    )
     const agent = await h.run()
     expect(await lines(file)).toBe(2)
-    expect(toolResults(agent).slice(2)).toEqual([[true, withheldFeedback(['bash'], 3, false, {}, false)], [true, withheldFeedback(['bash'], 4, false, {}, false)]])
+    expect(toolResults(agent).slice(2)).toEqual([
+      [true, withheldFeedback(['bash'], 3, false, {}, false)],
+      [true, withheldFeedback(['bash'], 4, false, {}, false)],
+    ])
   })
 })
 
 describe('what deny keeps for a call', () => {
   it('primitive arguments (malformed JSON) of two tools: blockAt changes no reminder', async () => {
-    const script = turns(...Array.from({ length: 6 }, (_, i) => ({ name: i % 2 === 0 ? 'grep' : 'read_file', args: '{oops' })))
-    const reminded = async (blockAt: number) => reminders(await (await harness(script, { thresholds: [2], cycles: true, blockAt })).run()).map((r) => [r.afterCall, r.source])
+    const script = turns(
+      ...Array.from({ length: 6 }, (_, i) => ({ name: i % 2 === 0 ? 'grep' : 'read_file', args: '{oops' })),
+    )
+    const reminded = async (blockAt: number) =>
+      reminders(await (await harness(script, { thresholds: [2], cycles: true, blockAt })).run()).map((r) => [
+        r.afterCall,
+        r.source,
+      ])
     const without = await reminded(0)
     expect(without).toEqual([[4, source('grep → read_file × 2')]])
     expect(await reminded(4)).toEqual(without)
@@ -263,7 +339,8 @@ describe('what deny keeps for a call', () => {
     const gc = runInNewContext('gc') as () => void
     const agent = {} as Agent
     const guard = createGuard(ConfigSchema({ thresholds: [2], blockAt: 3 }))
-    for (let i = 0; i < 2; i++) guard.observe({ agent, name: 'write', arguments: { content: 'x' } }, { isError: false, content: [] })
+    for (let i = 0; i < 2; i++)
+      guard.observe({ agent, name: 'write', arguments: { content: 'x' } }, { isError: false, content: [] })
     const ref = (() => {
       const args = { content: 'y'.repeat(1_000_000) }
       guard.deny({ agent, name: 'write', arguments: args })
@@ -300,7 +377,9 @@ describe('what deny compares changes nothing it does not withhold', () => {
     const guard = createGuard(ConfigSchema({ thresholds: [2], exclude: ['glob'] }))
     const result = { isError: false, content: [] }
     expect(guard.observe({ name: 'grep', arguments: {} }, result)).toBeUndefined()
-    expect(guard.observe({ agent: {} as Agent, parent: { callId: 'outer' } as never, name: 'grep', arguments: {} }, result)).toBeUndefined()
+    expect(
+      guard.observe({ agent: {} as Agent, parent: { callId: 'outer' } as never, name: 'grep', arguments: {} }, result),
+    ).toBeUndefined()
     expect(guard.observe({ agent: {} as Agent, name: 'glob', arguments: {} }, result)).toBeUndefined()
   })
 

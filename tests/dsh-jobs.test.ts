@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
-import { detailedPollReminder, detailedReminder, shortPollReminder, shortReminder, withheldPollFeedback } from '../src/reminders.ts'
+import {
+  detailedPollReminder,
+  detailedReminder,
+  shortPollReminder,
+  shortReminder,
+  withheldPollFeedback,
+} from '../src/reminders.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { Script, ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -24,7 +30,10 @@ bashSuite()
 function poller(release: string, polls: number): Script {
   const command = `i=0; while [ ! -e '${release}' ]; do i=$((i+1)); echo "step $i"; sleep 0.02; done; echo finished`
   return (request, index) => {
-    if (index === 0) return { calls: [{ name: 'bash', args: { command, description: 'Build in the background', run_in_background: true } }] }
+    if (index === 0)
+      return {
+        calls: [{ name: 'bash', args: { command, description: 'Build in the background', run_in_background: true } }],
+      }
     const job = /started background job ([\w-]+)/.exec(JSON.stringify(request.messages))![1]!
     const read: ScriptedCall = { name: 'job_output', args: { job_id: job } }
     if (index <= polls) return { calls: [read] }
@@ -51,7 +60,7 @@ async function poll(polls: number, config: Partial<Config>) {
   return h.run()
 }
 
-describe('busy polls of a background job, with dsh\'s bash and job tools as dsh-base composes them', () => {
+describe("busy polls of a background job, with dsh's bash and job tools as dsh-base composes them", () => {
   it('resultAware for job_output: reads of a running job are one run whatever they print, reminded one read late with the poll texts; the read that waits and the read after completion are not', async () => {
     const agent = await poll(7, { resultAware: ['job_output'] })
     const results = toolResults(agent).map(([, text]) => text)
@@ -75,24 +84,35 @@ describe('busy polls of a background job, with dsh\'s bash and job tools as dsh-
     ])
   })
 
-  it('blockAt withholds a busy poll\'s reads from its measured length on, with the poll\'s own feedback', async () => {
+  it("blockAt withholds a busy poll's reads from its measured length on, with the poll's own feedback", async () => {
     const agent = await poll(5, { resultAware: ['job_output'], thresholds: [3], blockAt: 3 })
     const results = toolResults(agent)
     const job = results[0]![1].slice('started background job '.length)
-    expect(results.slice(4, 6)).toEqual([[true, withheldPollFeedback(job, 4)], [true, withheldPollFeedback(job, 5)]])
+    expect(results.slice(4, 6)).toEqual([
+      [true, withheldPollFeedback(job, 4)],
+      [true, withheldPollFeedback(job, 5)],
+    ])
     expect(results[6]![0]).toBe(false)
     expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([[5, shortPollReminder(job)]])
   })
 
   it('a session recorded that way replays to the same reminders, and --suggest keeps them', async () => {
     const release = join(await scratch('job'), 'release')
-    const root = await writeSessions('none', [{ id: 'poll', script: poller(release, 6), setup: jobs }], { resultAware: ['job_output'] })
+    const root = await writeSessions('none', [{ id: 'poll', script: poller(release, 6), setup: jobs }], {
+      resultAware: ['job_output'],
+    })
     const { report } = await runReplayJson([root, '--result-aware-tools', 'job_output', '--suggest'])
     const [session] = report.sessions
-    expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 5, summary: 'job_output × 4 (busy poll)' }, { afterCall: 7, summary: 'job_output × 6 (busy poll)' }])
+    expect(placed(session!.recordedReminders)).toEqual([
+      { afterCall: 5, summary: 'job_output × 4 (busy poll)' },
+      { afterCall: 7, summary: 'job_output × 6 (busy poll)' },
+    ])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // The model kept polling after the first reminder, and read the job with wait: true after the second.
-    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([['short', true, 'repeated'], ['detailed', true, 'waited']])
+    expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([
+      ['short', true, 'repeated'],
+      ['detailed', true, 'waited'],
+    ])
     expect(report.total.effects.detailed.waited).toBe(1)
     const chosen = report.suggestions!.find((s) => s.recommended)!
     expect(chosen.onRepeatedResults).toBeGreaterThanOrEqual(2)
@@ -100,7 +120,7 @@ describe('busy polls of a background job, with dsh\'s bash and job tools as dsh-
   })
 })
 
-describe('the job a busy poll\'s text names', () => {
+describe("the job a busy poll's text names", () => {
   const running = { isError: false, content: [{ type: 'text' as const, text: 'x\n[status: running]' }] }
   const agent = {} as Agent
   const text = (guard: ReturnType<typeof createGuard>, args: unknown) => {
@@ -120,15 +140,17 @@ describe('what is not a busy poll', () => {
   /** A tool that is not dsh's job reader, whose every result ends with a status line, new output each call. */
   function statusTool(ctx: Context): void {
     let n = 0
-    ctx.tools.register(defineContentToolFixture({
-      name: 'tail_log',
-      description: 'Show the end of a log.',
-      parameters: {},
-      async execute() {
-        n++
-        return [{ type: 'text', text: `line ${n}\n[status: running]` }]
-      },
-    }))
+    ctx.tools.register(
+      defineContentToolFixture({
+        name: 'tail_log',
+        description: 'Show the end of a log.',
+        parameters: {},
+        async execute() {
+          n++
+          return [{ type: 'text', text: `line ${n}\n[status: running]` }]
+        },
+      }),
+    )
   }
 
   it('a read of a running job inside a cycle counts as the cycle does, not one read late', () => {
@@ -147,7 +169,9 @@ describe('what is not a busy poll', () => {
   })
 
   it('another tool whose output holds [status: running]: under resultAware its changing results are no run at all', async () => {
-    const h = await harness(turns(...Array.from({ length: 6 }, () => ({ name: 'tail_log', args: {} }))), { resultAware: true })
+    const h = await harness(turns(...Array.from({ length: 6 }, () => ({ name: 'tail_log', args: {} }))), {
+      resultAware: true,
+    })
     statusTool(h.ctx)
     const agent = await h.run()
     expect(toolResults(agent).at(-1)).toEqual([false, 'line 6\n[status: running]'])

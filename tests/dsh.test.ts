@@ -25,15 +25,24 @@ async function mountRow(row: Row) {
   // The row names this package; the suite maps that name to the source under test, as dsh maps it to the profile's copy.
   const mounted = { ...row, name: row.name === packageName ? 'cordis:repeat-tool-reminder' : row.name }
   // JSON is YAML: the rows as written, without a YAML writer.
-  await writeFile(join(dir, 'cordis.yml'), JSON.stringify([
-    ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({ id: pkg, name: `@deepseek-ai/${pkg}` })),
-    { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
-    mounted,
-  ]))
+  await writeFile(
+    join(dir, 'cordis.yml'),
+    JSON.stringify([
+      ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({
+        id: pkg,
+        name: `@deepseek-ai/${pkg}`,
+      })),
+      { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
+      mounted,
+    ]),
+  )
   const root = new Context()
   await root.plugin(Loader, {})
   root.loader.builtins['repeat-tool-reminder'] = Reminder
-  const include = await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL(join(dir, 'cordis.yml')).href } })
+  const include = await root.loader.create({
+    name: '@deepseek-ai/cordis-plugin-include',
+    config: { path: pathToFileURL(join(dir, 'cordis.yml')).href },
+  })
   await root.loader.await()
   return { root, fiber: root.loader.resolve(include).subtree!.store['repeat-tool-reminder']!.fiber! }
 }
@@ -47,9 +56,13 @@ describe('in dsh, by the README', () => {
     expect(await readmeSnippets('README.zh.md')).toEqual(snippets)
   })
 
-  it('the base composition\'s repeat-tool-reminder row names this package: installed into a profile, it is what the row loads', async () => {
+  it("the base composition's repeat-tool-reminder row names this package: installed into a profile, it is what the row loads", async () => {
     const row = (await compose('[]')).find((r) => r.id === 'repeat-tool-reminder')
-    expect(row).toEqual({ id: 'repeat-tool-reminder', name: packageName, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } })
+    expect(row).toEqual({
+      id: 'repeat-tool-reminder',
+      name: packageName,
+      config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 },
+    })
   })
 
   it('the configuration snippet, patched over the base row by dsh, reaches the guard', async () => {
@@ -61,14 +74,20 @@ describe('in dsh, by the README', () => {
     expect(fiber.config).toMatchObject({ thresholds: [2, 4, 7], resultAware: true, cycles: true, relapse: false })
 
     registerContentTools(root)
-    root.llm.registerAdapter([PROVIDER], new ScriptedModel(turns(...times(3, { name: 'grep', args: { pattern: 'x' } }))))
-    const { agent } = await root.agents.create({ sessionId: SessionId('dsh-profile'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    root.llm.registerAdapter(
+      [PROVIDER],
+      new ScriptedModel(turns(...times(3, { name: 'grep', args: { pattern: 'x' } }))),
+    )
+    const { agent } = await root.agents.create({
+      sessionId: SessionId('dsh-profile'),
+      agentOptions: { provider: PROVIDER, model: 'm' },
+    })
     await prompt(root, agent, 'go')
     expect(injected(agent).map((r) => [r.afterCall, r.source])).toEqual([[2, source('grep × 2')]])
     await root.fiber.dispose()
   })
 
-  it('the recommended config, with dsh\'s bash tool: a reworded re-run of a long failing command is reminded from its second run, a run between edits that changes the output is not, and replay reproduces both', async () => {
+  it("the recommended config, with dsh's bash tool: a reworded re-run of a long failing command is reminded from its second run, a run between edits that changes the output is not, and replay reproduces both", async () => {
     const [configure] = await readmeSnippets('README.md')
     const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
     const { root, fiber } = await mountRow(row)
@@ -82,10 +101,20 @@ describe('in dsh, by the README', () => {
     // Prints one more line each time: the same command, with a new result each run.
     const changing = `echo x >> '${counter}'; wc -l < '${counter}'`
     const bash = (c: string, description: string): ScriptedCall => ({ name: 'bash', args: { command: c, description } })
-    const script = [bash(command, 'Run the tests'), bash(command, 'Run the tests again'), bash(command, 'Re-run from project root'), bash(command, 'Run tests once more'),
-      bash(changing, 'Count'), bash(changing, 'Count again'), bash(changing, 'Count once more')]
+    const script = [
+      bash(command, 'Run the tests'),
+      bash(command, 'Run the tests again'),
+      bash(command, 'Re-run from project root'),
+      bash(command, 'Run tests once more'),
+      bash(changing, 'Count'),
+      bash(changing, 'Count again'),
+      bash(changing, 'Count once more'),
+    ]
     root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
-    const { agent } = await root.agents.create({ sessionId: SessionId('dsh-bash'), agentOptions: { provider: PROVIDER, model: 'm' } })
+    const { agent } = await root.agents.create({
+      sessionId: SessionId('dsh-bash'),
+      agentOptions: { provider: PROVIDER, model: 'm' },
+    })
     await prompt(root, agent, 'make the tests pass')
     expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
       [2, shortReminder(true, { omitted: ['description'] })],
@@ -103,9 +132,13 @@ describe('in dsh, by the README', () => {
 
   it('the same snippet with a misspelled key fails the load and names the key', async () => {
     const [configure] = await readmeSnippets('README.md')
-    const row = (await compose(configure!.replace('thresholds:', 'threshold:'))).find((r) => r.id === 'repeat-tool-reminder')!
+    const row = (await compose(configure!.replace('thresholds:', 'threshold:'))).find(
+      (r) => r.id === 'repeat-tool-reminder',
+    )!
     const { root, fiber } = await mountRow(row)
-    await expect(fiber.await()).rejects.toThrow('repeat-tool-reminder: unknown option "threshold" (did you mean "thresholds"?)')
+    await expect(fiber.await()).rejects.toThrow(
+      'repeat-tool-reminder: unknown option "threshold" (did you mean "thresholds"?)',
+    )
     await root.fiber.dispose()
   })
 

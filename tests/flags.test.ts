@@ -4,19 +4,21 @@ import { CONFIG_FLAGS, configFromFlags, flagsHelp } from '../src/flags.ts'
 
 describe('the config as command-line flags', () => {
   it('every flag sets its config field; numbers become numbers, lists split at commas', () => {
-    expect(configFromFlags({
-      'thresholds': '4,2',
-      'include': ['grep,read_*', 'glob'],
-      'exclude': ['todo_write'],
-      'arguments-preview-chars': '80',
-      'result-aware': true,
-      'ignore-arguments': ['bash.description,*.justification'],
-      'relapse': true,
-      'cycles': false,
-      'max-cycle-period': '3',
-      'remind-every': '10',
-      'block-at': '12',
-    })).toEqual({
+    expect(
+      configFromFlags({
+        thresholds: '4,2',
+        include: ['grep,read_*', 'glob'],
+        exclude: ['todo_write'],
+        'arguments-preview-chars': '80',
+        'result-aware': true,
+        'ignore-arguments': ['bash.description,*.justification'],
+        relapse: true,
+        cycles: false,
+        'max-cycle-period': '3',
+        'remind-every': '10',
+        'block-at': '12',
+      }),
+    ).toEqual({
       thresholds: [4, 2],
       include: ['grep', 'read_*', 'glob'],
       exclude: ['todo_write'],
@@ -32,12 +34,15 @@ describe('the config as command-line flags', () => {
   })
 
   it('--result-aware-tools scopes resultAware to matching tools', () => {
-    expect(configFromFlags({ 'result-aware-tools': ['job_output', 'poll_*'] })).toEqual({ resultAware: ['job_output', 'poll_*'] })
+    expect(configFromFlags({ 'result-aware-tools': ['job_output', 'poll_*'] })).toEqual({
+      resultAware: ['job_output', 'poll_*'],
+    })
   })
 
   it('two flags for one option are refused, naming both', () => {
-    expect(() => configFromFlags({ 'result-aware': true, 'result-aware-tools': ['job_output'] }))
-      .toThrow('repeat-tool-reminder: --result-aware-tools sets resultAware, which another flag already set; give one of them')
+    expect(() => configFromFlags({ 'result-aware': true, 'result-aware-tools': ['job_output'] })).toThrow(
+      'repeat-tool-reminder: --result-aware-tools sets resultAware, which another flag already set; give one of them',
+    )
   })
 
   it('flags not given set nothing', () => {
@@ -48,60 +53,80 @@ describe('the config as command-line flags', () => {
     expect(configFromFlags({ include: ['a,,b', '', ','] })).toEqual({ include: ['a', 'b'] })
   })
 
-  it.each([' ', '', '1e', 'Infinity', '0x'])('a number flag given %j stays text, for the schema to reject by name', (text) => {
-    expect(configFromFlags({ 'remind-every': text })).toEqual({ remindEvery: text })
-    expect(() => Config({ remindEvery: text } as never)).toThrow(`repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got ${JSON.stringify(text)})`)
-  })
+  it.each([' ', '', '1e', 'Infinity', '0x'])(
+    'a number flag given %j stays text, for the schema to reject by name',
+    (text) => {
+      expect(configFromFlags({ 'remind-every': text })).toEqual({ remindEvery: text })
+      expect(() => Config({ remindEvery: text } as never)).toThrow(
+        `repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got ${JSON.stringify(text)})`,
+      )
+    },
+  )
 
   it('numbers in any form JSON-like text allows are read as numbers', () => {
-    expect(configFromFlags({ 'block-at': ' 12 ', 'arguments-preview-chars': '1e2', 'thresholds': '3, 5' })).toEqual({ blockAt: 12, argumentsPreviewChars: 100, thresholds: [3, 5] })
+    expect(configFromFlags({ 'block-at': ' 12 ', 'arguments-preview-chars': '1e2', thresholds: '3, 5' })).toEqual({
+      blockAt: 12,
+      argumentsPreviewChars: 100,
+      thresholds: [3, 5],
+    })
   })
 
-  it('the help text: each flag named after its option, with the option\'s description, its numeric default and whether it repeats, wrapped under the description column', () => {
-    expect(flagsHelp(32)).toBe([
-      '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
-      '                                text, later ones the detailed text. Default 3,5,8.',
-      '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
-      '                                or a comma list.',
-      '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
-      '                                or a comma list.',
-      '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
-      '                                always compared whole. Default 500.',
-      '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
-      '                                tool.',
-      '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
-      '                                comma list.',
-      '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
-      '                                compared. Repeatable, or a comma list.',
-      '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
-      '                                back.',
-      '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
-      '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
-      '                                4.',
-      '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
-      '                                repeats; 0 stays silent. Default 0.',
-      '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
-      '                                before it runs where its result cannot decide the run; 0 never',
-      '                                withholds. Default 0.',
-      '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
-      '                                process ids, temporary paths and long hex ids masked.',
-      '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
-      '                                text count as a run whatever their arguments.',
-      '  --rereads                     Opt-in: remind a call that returns what the same call (or a bash',
-      '                                read asking the same in other words) returned up to 6 calls back,',
-      '                                with only reads between.',
-      '  --read-only-tools PATTERN     For rereads: the tools that change nothing, as * patterns; bash',
-      '                                commands are judged by a shell parser. Repeatable, or a comma list.',
-      '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
-      '                                on where it is; they change nothing, and are never reminded as',
-      '                                rereads. Repeatable, or a comma list.',
-    ].join('\n'))
+  it("the help text: each flag named after its option, with the option's description, its numeric default and whether it repeats, wrapped under the description column", () => {
+    expect(flagsHelp(32)).toBe(
+      [
+        '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
+        '                                text, later ones the detailed text. Default 3,5,8.',
+        '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
+        '                                or a comma list.',
+        '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
+        '                                or a comma list.',
+        '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
+        '                                always compared whole. Default 500.',
+        '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
+        '                                tool.',
+        '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
+        '                                comma list.',
+        '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
+        '                                compared. Repeatable, or a comma list.',
+        '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
+        '                                back.',
+        '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
+        '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
+        '                                4.',
+        '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
+        '                                repeats; 0 stays silent. Default 0.',
+        '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
+        '                                before it runs where its result cannot decide the run; 0 never',
+        '                                withholds. Default 0.',
+        '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
+        '                                process ids, temporary paths and long hex ids masked.',
+        '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
+        '                                text count as a run whatever their arguments.',
+        '  --rereads                     Opt-in: remind a call that returns what the same call (or a bash',
+        '                                read asking the same in other words) returned up to 6 calls back,',
+        '                                with only reads between.',
+        '  --read-only-tools PATTERN     For rereads: the tools that change nothing, as * patterns; bash',
+        '                                commands are judged by a shell parser. Repeatable, or a comma list.',
+        '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
+        '                                on where it is; they change nothing, and are never reminded as',
+        '                                rereads. Repeatable, or a comma list.',
+      ].join('\n'),
+    )
   })
 
   it('a description wraps at the last word that fits its column: a line may fill it exactly, and a word longer than the column gets a line of its own', () => {
-    const column = (width: number) => flagsHelp(width).split('\n').slice(0, 4).map((line) => line.slice(width))
+    const column = (width: number) =>
+      flagsHelp(width)
+        .split('\n')
+        .slice(0, 4)
+        .map((line) => line.slice(width))
     // 26 characters of text: "reminder is due; the first" is exactly 26.
-    expect(column(74)).toEqual(['Run lengths at which a', 'reminder is due; the first', 'gets the short text, later', 'ones the detailed text.'])
+    expect(column(74)).toEqual([
+      'Run lengths at which a',
+      'reminder is due; the first',
+      'gets the short text, later',
+      'ones the detailed text.',
+    ])
     // 6 characters: "lengths" is longer, and stands alone.
     expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
     // 2 characters: even the first word is longer, and no empty line comes before it.

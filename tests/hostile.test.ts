@@ -12,7 +12,10 @@ const DEPTH = 100_001
 describe('hostile arguments', { timeout: 30_000 }, () => {
   it(`objects nested ${DEPTH.toLocaleString('en')} levels deep are compared and previewed`, async () => {
     const deep = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`
-    const agent = await run(turns(...times(3, { name: 'grep', args: deep })), { thresholds: [2, 3], argumentsPreviewChars: 12 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: deep })), {
+      thresholds: [2, 3],
+      argumentsPreviewChars: 12,
+    })
     expect(injected(agent).map((r) => r.text)).toEqual([
       shortReminder(),
       detailedReminder('grep', 3, `{"a":{"a":{"… (${deep.length - 12} more chars)`),
@@ -21,13 +24,19 @@ describe('hostile arguments', { timeout: 30_000 }, () => {
 
   it('deep values that differ only at the bottom are different calls', async () => {
     const deep = (leaf: number) => `${'['.repeat(DEPTH)}${leaf}${']'.repeat(DEPTH)}`
-    const agent = await run([deep(1), deep(2), deep(1)].map((args) => grep(args)), { thresholds: [2] })
+    const agent = await run(
+      [deep(1), deep(2), deep(1)].map((args) => grep(args)),
+      { thresholds: [2] },
+    )
     expect(injected(agent)).toEqual([])
   })
 
   it('multi-megabyte strings that need escaping are compared exactly and previewed by length', async () => {
     const content = 'line "quoted" \\ tab\t\n'.repeat(250_000)
-    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: content } })), { thresholds: [2, 3], argumentsPreviewChars: 20 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: content } })), {
+      thresholds: [2, 3],
+      argumentsPreviewChars: 20,
+    })
     const canonicalLength = JSON.stringify({ pattern: content }).length
     expect(content.length).toBeGreaterThan(5_000_000)
     expect(injected(agent).map((r) => r.text)).toEqual([
@@ -38,33 +47,52 @@ describe('hostile arguments', { timeout: 30_000 }, () => {
 
   it('multi-megabyte strings that differ in their last character are different calls', async () => {
     const big = 'x'.repeat(4_000_000)
-    const agent = await run([`${big}a`, `${big}b`, `${big}a`].map((pattern) => grep({ pattern })), { thresholds: [2] })
+    const agent = await run(
+      [`${big}a`, `${big}b`, `${big}a`].map((pattern) => grep({ pattern })),
+      { thresholds: [2] },
+    )
     expect(injected(agent)).toEqual([])
   })
 
   it('any key names, including __proto__ and constructor, are plain keys', async () => {
     const hostile = '{"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"":4,"toString":5}'
-    const agent = await run([hostile, hostile, hostile].map((args) => grep(args)), { thresholds: [2, 3] })
+    const agent = await run(
+      [hostile, hostile, hostile].map((args) => grep(args)),
+      { thresholds: [2, 3] },
+    )
     expect(injected(agent).map((r) => r.text)).toEqual([
       shortReminder(),
-      detailedReminder('grep', 3, '{"":4,"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"toString":5}'),
+      detailedReminder(
+        'grep',
+        3,
+        '{"":4,"__proto__":{"polluted":1},"constructor":{"prototype":2},"hasOwnProperty":3,"toString":5}',
+      ),
     ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('an own __proto__ key is not the same as no key at all', async () => {
-    const agent = await run(['{"__proto__":{}}', '{}', '{"__proto__":{}}'].map((args) => grep(args)), { thresholds: [2] })
+    const agent = await run(
+      ['{"__proto__":{}}', '{}', '{"__proto__":{}}'].map((args) => grep(args)),
+      { thresholds: [2] },
+    )
     expect(injected(agent)).toEqual([])
   })
 
   it('empty arguments are the empty object, as the loop parses them', async () => {
-    const agent = await run(['', '{}'].map((args) => grep(args)), { thresholds: [2] })
+    const agent = await run(
+      ['', '{}'].map((args) => grep(args)),
+      { thresholds: [2] },
+    )
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
 
   it('malformed JSON of any shape never breaks a call', async () => {
     const shapes = ['{', '}}}', '[1,', 'null null', '\u0000', '{"a":1}}', 'undefined']
-    const agent = await run(shapes.flatMap((args) => [grep(args), grep(args)]), { thresholds: [2] })
+    const agent = await run(
+      shapes.flatMap((args) => [grep(args), grep(args)]),
+      { thresholds: [2] },
+    )
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2, 4, 6, 8, 10, 12, 14])
   })
 })
@@ -74,17 +102,27 @@ function grep(args: unknown): ScriptedTurn {
   return turns({ name: 'grep', args })[0]!
 }
 
-
 describe('arguments no harness delivers', () => {
   it('arguments that throw when read: every listener goes on as for an untracked call, and nothing throws into the pipeline', async () => {
     const h = await harness([], { thresholds: [2], cycles: true, blockAt: 3 })
     const { agent } = await h.agent()
     const result = { isError: false as const, value: null, content: [{ type: 'text' as const, text: 'none' }] }
     for (let i = 0; i < 3; i++) {
-      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no keys') } })
+      const hostile = new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('no keys')
+          },
+        },
+      )
       const exec = { agent, name: 'grep', arguments: hostile, callId: `c${i}` } as unknown as ToolExecution
-      await expect(h.ctx.waterfall('tools/pre-execute', exec, async () => ({ kind: 'allow' as const }))).resolves.toEqual({ kind: 'allow' })
-      await expect(h.ctx.waterfall('tools/post-execute', exec, result, async () => ({ kind: 'accept' as const }))).resolves.toEqual({ kind: 'accept' })
+      await expect(
+        h.ctx.waterfall('tools/pre-execute', exec, async () => ({ kind: 'allow' as const })),
+      ).resolves.toEqual({ kind: 'allow' })
+      await expect(
+        h.ctx.waterfall('tools/post-execute', exec, result, async () => ({ kind: 'accept' as const })),
+      ).resolves.toEqual({ kind: 'accept' })
     }
   })
 })

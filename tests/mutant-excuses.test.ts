@@ -6,13 +6,20 @@ import { applyExcuses, readExcuses, type Mutant } from '../scripts/excuses.ts'
 const ROOT = join(import.meta.dirname, '..')
 
 /** Every source file under src/, as `npm run mutate` names them. */
-async function sources(): Promise<{ file: string, text: string }[]> {
-  const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts')).map((f) => `src/${f}`).sort()
+async function sources(): Promise<{ file: string; text: string }[]> {
+  const files = (await readdir(join(ROOT, 'src'), { recursive: true }))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `src/${f}`)
+    .sort()
   return Promise.all(files.map(async (file) => ({ file, text: await readFile(join(ROOT, file), 'utf8') })))
 }
 
-const survivor = (line: number, mutatorName: string, replacement: string, status = 'Survived'): Mutant =>
-  ({ mutatorName, replacement, status, location: { start: { line, column: 5 }, end: { line, column: 9 } } })
+const survivor = (line: number, mutatorName: string, replacement: string, status = 'Survived'): Mutant => ({
+  mutatorName,
+  replacement,
+  status,
+  location: { start: { line, column: 5 }, end: { line, column: 9 } },
+})
 
 const CODE = [
   'function f(x: number[]) {',
@@ -30,14 +37,25 @@ describe('excused mutants, written beside the code', () => {
   })
 
   it('an excuse names its section, mutator and replacement, and its reason goes on over the comment lines after it', () => {
-    expect(readExcuses('src/f.ts', CODE)).toEqual([{
-      file: 'src/f.ts', at: 2, line: 4, section: 'equivalent', mutator: 'EqualityOperator', replacement: 'i <= x.length',
-      reason: 'one step past the end reads undefined, which is skipped.',
-    }])
+    expect(readExcuses('src/f.ts', CODE)).toEqual([
+      {
+        file: 'src/f.ts',
+        at: 2,
+        line: 4,
+        section: 'equivalent',
+        mutator: 'EqualityOperator',
+        replacement: 'i <= x.length',
+        reason: 'one step past the end reads undefined, which is skipped.',
+      },
+    ])
   })
 
   it('an excuse takes exactly one surviving mutant with its mutator and replacement on its line; the rest are scored', () => {
-    const mutants = [survivor(4, 'EqualityOperator', 'i <= x.length'), survivor(4, 'EqualityOperator', 'i >= x.length'), survivor(4, 'EqualityOperator', 'i <= x.length')]
+    const mutants = [
+      survivor(4, 'EqualityOperator', 'i <= x.length'),
+      survivor(4, 'EqualityOperator', 'i >= x.length'),
+      survivor(4, 'EqualityOperator', 'i <= x.length'),
+    ]
     const { scored, excused, stale } = applyExcuses(mutants, readExcuses('src/f.ts', CODE))
     expect([excused, stale]).toEqual([1, []])
     expect(scored).toEqual([mutants[1], mutants[2]])
@@ -45,7 +63,11 @@ describe('excused mutants, written beside the code', () => {
 
   it('an excuse moves with its line: a blank line inserted at the top of the file excuses the same mutant one line down', () => {
     const moved = readExcuses('src/f.ts', `\n${CODE}`)
-    expect(applyExcuses([survivor(5, 'EqualityOperator', 'i <= x.length')], moved)).toEqual({ scored: [], excused: 1, stale: [] })
+    expect(applyExcuses([survivor(5, 'EqualityOperator', 'i <= x.length')], moved)).toEqual({
+      scored: [],
+      excused: 1,
+      stale: [],
+    })
     expect(applyExcuses([survivor(4, 'EqualityOperator', 'i <= x.length')], moved).stale).toEqual(moved)
   })
 
@@ -59,9 +81,21 @@ describe('excused mutants, written beside the code', () => {
   })
 
   it.each([
-    ['no section', '  // mutant EqualityOperator "x": why', 'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>'],
-    ['no reason', '  // mutant (equivalent) EqualityOperator "x"', 'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>'],
-    ['an unknown section', '  // mutant (harmless) EqualityOperator "x": why', 'src/f.ts:1: unknown section "harmless" (use equivalent, environment, speed)'],
+    [
+      'no section',
+      '  // mutant EqualityOperator "x": why',
+      'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>',
+    ],
+    [
+      'no reason',
+      '  // mutant (equivalent) EqualityOperator "x"',
+      'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>',
+    ],
+    [
+      'an unknown section',
+      '  // mutant (harmless) EqualityOperator "x": why',
+      'src/f.ts:1: unknown section "harmless" (use equivalent, environment, speed)',
+    ],
   ])('a malformed excuse stops the run, naming its file and line: %s', (_, line, message) => {
     expect(() => readExcuses('src/f.ts', `${line}\n  code()`)).toThrow(message)
   })
@@ -70,6 +104,8 @@ describe('excused mutants, written beside the code', () => {
     ['a blank line', '  // mutant (speed) EqualityOperator "x": why\n\n  code()'],
     ['the end of the file', '  code()\n  // mutant (speed) EqualityOperator "x": why'],
   ])('an excuse followed by %s excuses nothing, and says so', (_, text) => {
-    expect(() => readExcuses('src/f.ts', text)).toThrow(/^src\/f\.ts:\d: an excuse must stand right above the code it excuses$/)
+    expect(() => readExcuses('src/f.ts', text)).toThrow(
+      /^src\/f\.ts:\d: an excuse must stand right above the code it excuses$/,
+    )
   })
 })

@@ -54,19 +54,44 @@ describe('failed: a result that says its call failed with an error to show', () 
   it.each<[string, boolean, unknown[], boolean]>([
     ['dsh bash, a nonzero exit with output', false, text('boom\n[exit code: 1]'), true],
     ['dsh bash, a nonzero exit with no output', false, text('(no output)\n[exit code: 1]'), false],
-    ['dsh bash, a sandbox denial and its marker lines', false, text('cp: denied\n[sandbox: file access denied under workspace mode]'), true],
+    [
+      'dsh bash, a sandbox denial and its marker lines',
+      false,
+      text('cp: denied\n[sandbox: file access denied under workspace mode]'),
+      true,
+    ],
     ['dsh bash, markers only', false, text('[timed out after 5ms]\n[killed by signal: SIGTERM]'), false],
     ['dsh bash, a success', false, text('fine'), false],
     ['an error result', true, text('quota exceeded'), true],
     ['an error result with an empty text', true, text('  '), false],
     ['an error result without text', true, [{ type: 'image', data: 'x', mimeType: 'image/png' }], true],
     ['an error result without content', true, [], false],
-    ['mini-swe-agent, a nonzero return code with output', false, text('<returncode>2</returncode>\n<output>\nTraceback\n</output>'), true],
-    ['mini-swe-agent, a nonzero return code with no output', false, text('<returncode>1</returncode>\n<output>\n</output>'), false],
+    [
+      'mini-swe-agent, a nonzero return code with output',
+      false,
+      text('<returncode>2</returncode>\n<output>\nTraceback\n</output>'),
+      true,
+    ],
+    [
+      'mini-swe-agent, a nonzero return code with no output',
+      false,
+      text('<returncode>1</returncode>\n<output>\n</output>'),
+      false,
+    ],
     ['mini-swe-agent, return code 0', false, text('<returncode>0</returncode>\n<output>\nok\n</output>'), false],
-    ['mini-swe-agent, a two-digit return code', false, text('<returncode>16</returncode>\n<output>\nlint\n</output>'), true],
+    [
+      'mini-swe-agent, a two-digit return code',
+      false,
+      text('<returncode>16</returncode>\n<output>\nlint\n</output>'),
+      true,
+    ],
     ['mini-swe-agent, no output tag, no white space', false, text('<returncode>1</returncode>boom'), true],
-    ['mini-swe-agent, no output but a line feed after it', false, text('<returncode>1</returncode>\n<output>\n</output>\n'), false],
+    [
+      'mini-swe-agent, no output but a line feed after it',
+      false,
+      text('<returncode>1</returncode>\n<output>\n</output>\n'),
+      false,
+    ],
     ['a return code that does not open the text', false, text('log: <returncode>1</returncode> x'), false],
     ['a last block that is no text', false, [{ type: 'image', text: 'boom\n[exit code: 1]' }], false],
     ['a text block whose text is no string', false, [{ type: 'text', text: 5 }], false],
@@ -85,12 +110,19 @@ describe('failed: a result that says its call failed with an error to show', () 
     expect(failureText({ isError: true, content: text('y'.repeat(250)) })).toBe(`…${'y'.repeat(200)}`)
     expect(failureText({ isError: true, content: [{ type: 'image' }, ...text(' short ')] })).toBe('short')
     expect(failureText(undefined)).toBe('')
-    expect(failureText({ isError: true, content: [null, { type: 'image', text: 'img' }, { type: 'text', text: 5 }, ...text('err')] })).toBe('err')
+    expect(
+      failureText({
+        isError: true,
+        content: [null, { type: 'image', text: 'img' }, { type: 'text', text: 5 }, ...text('err')],
+      }),
+    ).toBe('err')
     expect(failureText({ isError: true, content: [...text('first'), ...text('second')] })).toBe('first\nsecond')
     // 200 characters are quoted whole; a tail that starts a line is quoted from there.
     const exact = `${'a'.repeat(99)}\n${'b'.repeat(100)}`
     expect(failureText({ isError: true, content: text(exact) })).toBe(exact)
-    expect(failureText({ isError: true, content: text(`${'x'.repeat(50)}\n${'y'.repeat(199)}`) })).toBe(`…${'y'.repeat(199)}`)
+    expect(failureText({ isError: true, content: text(`${'x'.repeat(50)}\n${'y'.repeat(199)}`) })).toBe(
+      `…${'y'.repeat(199)}`,
+    )
   })
 })
 
@@ -107,7 +139,7 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     ['uniq in out', false, 'in\nout'],
     ['uniq -c in', true, 'in'],
     ['find . -name x -delete', false, '.\nx'],
-    ["awk '{print $1 > \"o\"}' f", false, 'f\n{print $1 > "o"}'],
+    ['awk \'{print $1 > "o"}\' f', false, 'f\n{print $1 > "o"}'],
     ['git commit -m x', false, 'commit\nx'],
     ['git --version', false, ''],
     ['sort --output=o f', false, 'f'],
@@ -124,16 +156,74 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
   })
 
   it.each([
-    'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'nl', 'cut', 'tr', 'file', 'stat', 'du', 'df',
-    'pwd', 'echo', 'printf', 'tree', 'diff', 'cmp', 'which', 'type', 'realpath', 'readlink', 'basename', 'dirname',
-    'true', 'false', 'test', 'cd', 'column', 'od', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'printenv',
-    'less', 'more', 'sed', 'sort', 'uniq', 'find', 'awk',
+    'cat',
+    'head',
+    'tail',
+    'grep',
+    'egrep',
+    'fgrep',
+    'rg',
+    'ls',
+    'wc',
+    'nl',
+    'cut',
+    'tr',
+    'file',
+    'stat',
+    'du',
+    'df',
+    'pwd',
+    'echo',
+    'printf',
+    'tree',
+    'diff',
+    'cmp',
+    'which',
+    'type',
+    'realpath',
+    'readlink',
+    'basename',
+    'dirname',
+    'true',
+    'false',
+    'test',
+    'cd',
+    'column',
+    'od',
+    'hexdump',
+    'strings',
+    'md5sum',
+    'sha1sum',
+    'sha256sum',
+    'printenv',
+    'less',
+    'more',
+    'sed',
+    'sort',
+    'uniq',
+    'find',
+    'awk',
   ])('%s is a reader', (name) => {
     expect(shellCommand(`${name} -x a.txt`)!.readOnly).toBe(true)
   })
 
-  it.each(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file'])('git %s is a reader', (sub) => {
-    expect(shellCommand(`git -C d -c a=b --git-dir g --work-tree w --namespace n --no-pager ${sub} x`)!.readOnly).toBe(true)
+  it.each([
+    'status',
+    'diff',
+    'log',
+    'show',
+    'blame',
+    'grep',
+    'ls-files',
+    'ls-tree',
+    'rev-parse',
+    'describe',
+    'shortlog',
+    'cat-file',
+  ])('git %s is a reader', (sub) => {
+    expect(shellCommand(`git -C d -c a=b --git-dir g --work-tree w --namespace n --no-pager ${sub} x`)!.readOnly).toBe(
+      true,
+    )
   })
 
   it('git without a subcommand reads nothing known; a value that looks like a subcommand is a value', () => {
@@ -142,22 +232,47 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand('[ -f a.txt ] && cat a.txt')!.readOnly).toBe(true)
   })
 
-  it.each(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])('find with %s may change something', (action) => {
-    expect(shellCommand(`find . ${action} x`)!.readOnly).toBe(false)
-  })
+  it.each(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])(
+    'find with %s may change something',
+    (action) => {
+      expect(shellCommand(`find . ${action} x`)!.readOnly).toBe(false)
+    },
+  )
 
-  it.each(['>', '>>', '&>', '&>>', '>|', '>&'])('a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not', (operator) => {
-    expect(shellCommand(`ls ${operator} out.txt`)).toMatchObject({ readOnly: false, writes: ['out.txt'] })
-    expect(shellCommand(`ls ${operator} /dev/null`)).toMatchObject({ readOnly: true, writes: [] })
-  })
+  it.each(['>', '>>', '&>', '&>>', '>|', '>&'])(
+    'a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not',
+    (operator) => {
+      expect(shellCommand(`ls ${operator} out.txt`)).toMatchObject({ readOnly: false, writes: ['out.txt'] })
+      expect(shellCommand(`ls ${operator} /dev/null`)).toMatchObject({ readOnly: true, writes: [] })
+    },
+  )
 
   it.each([
-    ['sed -n p -i f', false], ['sed -ni p f', false], ['sed --in-place=.bak p f', false], ["sed 's/a/b/w out' f", false], ['sed -n "1,5w out" f', false], ["sed -n 'w out' f", false],
-    ['sed -n p f', true], ['sed -n p my-inc.txt', true],
-    ['sort -uo out f', false], ['sort --output=o f', false], ['sort -u f', true], ['sort data-old.txt', true],
-    ['cat < in.txt', true], ['ls > out2', false], ['ls > 2out', false], ['ls 2>&12', true],
-    ["awk '$1 > 2' f", false], ["awk '{print | \"sh\"}' f", false], ["awk 'BEGIN { system(\"x\") }'", false], ["awk '{ getline l < \"f\" }'", false], ["awk '{print $1}' f", true],
-    ['ls >&2', true], ['ls 2>&1', true], ['ls >&-', true], ['cat f > -', true],
+    ['sed -n p -i f', false],
+    ['sed -ni p f', false],
+    ['sed --in-place=.bak p f', false],
+    ["sed 's/a/b/w out' f", false],
+    ['sed -n "1,5w out" f', false],
+    ["sed -n 'w out' f", false],
+    ['sed -n p f', true],
+    ['sed -n p my-inc.txt', true],
+    ['sort -uo out f', false],
+    ['sort --output=o f', false],
+    ['sort -u f', true],
+    ['sort data-old.txt', true],
+    ['cat < in.txt', true],
+    ['ls > out2', false],
+    ['ls > 2out', false],
+    ['ls 2>&12', true],
+    ["awk '$1 > 2' f", false],
+    ['awk \'{print | "sh"}\' f', false],
+    ['awk \'BEGIN { system("x") }\'', false],
+    ['awk \'{ getline l < "f" }\'', false],
+    ["awk '{print $1}' f", true],
+    ['ls >&2', true],
+    ['ls 2>&1', true],
+    ['ls >&-', true],
+    ['cat f > -', true],
   ])('%s: read-only %s', (command, readOnly) => {
     expect(shellCommand(command as string)!.readOnly).toBe(readOnly)
   })
@@ -189,7 +304,7 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand('grep x f')!.view).toBe(false)
   })
 
-  it('every tree a parse makes is freed: the parser\'s memory does not grow with the calls', () => {
+  it("every tree a parse makes is freed: the parser's memory does not grow with the calls", () => {
     const freed = vi.spyOn(Tree.prototype, 'delete')
     try {
       for (const command of ['ls', 'grep x f | head', 'if (( ; then']) shellCommand(command)
@@ -219,8 +334,13 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     const fresh = await import('../src/shell.ts')
     expect(fresh.shellCommand('ls')).toBeUndefined()
     const warnings: string[] = []
-    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, ['/nowhere/tree-sitter-bash.wasm', new URL('file:///nowhere/either.wasm')])
-    expect(warnings).toEqual(['rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, /nowhere/either.wasm)'])
+    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, [
+      '/nowhere/tree-sitter-bash.wasm',
+      new URL('file:///nowhere/either.wasm'),
+    ])
+    expect(warnings).toEqual([
+      'rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, /nowhere/either.wasm)',
+    ])
     expect(fresh.shellCommand('ls')).toBeUndefined()
   })
 })
@@ -230,24 +350,39 @@ describe('rereads: which repeats the guard reminds', () => {
   const result = (t: string) => ({ isError: false, content: text(t) })
   const drive = (config: Partial<Config>, calls: [string, unknown, string][]) => {
     const guard = createGuard(Config({ rereads: true, ...config }))
-    return calls.map(([name, args, out], i) => [i + 1, guard.observe({ agent, name, arguments: args }, result(out))?.reminder?.content[0]] as const)
-      .filter(([, r]) => r !== undefined).map(([n, r]) => [n, (r as { text: string }).text])
+    return calls
+      .map(
+        ([name, args, out], i) =>
+          [i + 1, guard.observe({ agent, name, arguments: args }, result(out))?.reminder?.content[0]] as const,
+      )
+      .filter(([, r]) => r !== undefined)
+      .map(([n, r]) => [n, (r as { text: string }).text])
   }
 
   it('one reminder per answer: an alternation of the same calls is reminded at its first reread of each, then left to the run and cycle rules', () => {
     const grep: [string, unknown, string] = ['grep', { pattern: 'x' }, 'X']
     const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
-    expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([[3, rereadText(2)], [4, rereadText(2)]])
+    expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([
+      [3, rereadText(2)],
+      [4, rereadText(2)],
+    ])
   })
 
   it('a bash command is parsed at most once per call, and only once a call with the same result is found', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse')
     try {
       const calls: [string, unknown, string][] = [
-        ['bash', { command: 'grep x f' }, 'x'], ['bash', { command: 'ls' }, 'f'], ['bash', { command: 'grep x f' }, 'x'],
-        ['bash', { command: 'ls' }, 'f'], ['bash', { command: 'cat f' }, 'x\ny'], ['bash', { command: 'wc f' }, '2'],
+        ['bash', { command: 'grep x f' }, 'x'],
+        ['bash', { command: 'ls' }, 'f'],
+        ['bash', { command: 'grep x f' }, 'x'],
+        ['bash', { command: 'ls' }, 'f'],
+        ['bash', { command: 'cat f' }, 'x\ny'],
+        ['bash', { command: 'wc f' }, '2'],
       ]
-      expect(drive({}, calls)).toEqual([[3, rereadText(2)], [4, rereadText(2)]])
+      expect(drive({}, calls)).toEqual([
+        [3, rereadText(2)],
+        [4, rereadText(2)],
+      ])
       // Call 3, then the call between (2), for the first reread; call 4 for the second; 1, 5 and 6 never.
       expect(parse.mock.calls.map(([command]) => command)).toEqual(['grep x f', 'ls', 'ls'])
       parse.mockClear()
@@ -259,83 +394,224 @@ describe('rereads: which repeats the guard reminds', () => {
   })
 
   it('a navigation tool is never reminded, and changes nothing for a search', () => {
-    expect(drive({}, [
-      ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'], ['goto', { line: 5 }, 'w'], ['search_file', { term: 'x' }, 'hits'],
-    ])).toEqual([[4, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['goto', { line: 5 }, 'w'],
+        ['search_file', { term: 'x' }, 'hits'],
+        ['goto', { line: 5 }, 'w'],
+        ['search_file', { term: 'x' }, 'hits'],
+      ]),
+    ).toEqual([[4, rereadText(2)]])
   })
 
   it('a view coming back after viewing other content is navigation; after a search it is a reread', () => {
-    expect(drive({}, [['read', { path: 'a' }, 'A'], ['read', { path: 'b' }, 'B'], ['read', { path: 'a' }, 'A']])).toEqual([])
-    expect(drive({}, [['read', { path: 'a' }, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', { path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
-    expect(drive({}, [['bash', { command: 'cat a' }, 'A'], ['bash', { command: 'cat b' }, 'B'], ['bash', { command: 'cat a' }, 'A']])).toEqual([])
+    expect(
+      drive({}, [
+        ['read', { path: 'a' }, 'A'],
+        ['read', { path: 'b' }, 'B'],
+        ['read', { path: 'a' }, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['read', { path: 'a' }, 'A'],
+        ['grep', { pattern: 'q' }, 'G'],
+        ['read', { path: 'a' }, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['bash', { command: 'cat a' }, 'A'],
+        ['bash', { command: 'cat b' }, 'B'],
+        ['bash', { command: 'cat a' }, 'A'],
+      ]),
+    ).toEqual([])
     // Another window of the same file between is no look elsewhere.
-    expect(drive({}, [['bash', { command: "sed -n '1,9p' a.py" }, 'A'], ['bash', { command: 'head -n 20 a.py' }, 'B'], ['bash', { command: "sed -n '1,9p' a.py" }, 'A']])).toEqual([[3, rereadText(2)]])
-    expect(drive({}, [['read', { file_path: 'a' }, 'A'], ['read', { file_path: 'a', offset: 9 }, 'B'], ['read', { file_path: 'a' }, 'A']])).toEqual([[3, rereadText(2)]])
-    expect(drive({}, [['read', {}, 'A'], ['read', { file_path: 'b' }, 'B'], ['read', {}, 'A']])).toEqual([])
+    expect(
+      drive({}, [
+        ['bash', { command: "sed -n '1,9p' a.py" }, 'A'],
+        ['bash', { command: 'head -n 20 a.py' }, 'B'],
+        ['bash', { command: "sed -n '1,9p' a.py" }, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['read', { file_path: 'a' }, 'A'],
+        ['read', { file_path: 'a', offset: 9 }, 'B'],
+        ['read', { file_path: 'a' }, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['read', {}, 'A'],
+        ['read', { file_path: 'b' }, 'B'],
+        ['read', {}, 'A'],
+      ]),
+    ).toEqual([])
     // Looking elsewhere once is enough; a view of several files, one of them this one, is no look elsewhere.
-    expect(drive({}, [['read', { path: 'a' }, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', { path: 'b' }, 'B'], ['read', { path: 'a' }, 'A']])).toEqual([])
-    expect(drive({}, [['bash', { command: 'cat a.py' }, 'A'], ['bash', { command: 'cat a.py b.py' }, 'AB'], ['bash', { command: 'cat a.py' }, 'A']])).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['read', { path: 'a' }, 'A'],
+        ['grep', { pattern: 'q' }, 'G'],
+        ['read', { path: 'b' }, 'B'],
+        ['read', { path: 'a' }, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['bash', { command: 'cat a.py' }, 'A'],
+        ['bash', { command: 'cat a.py b.py' }, 'AB'],
+        ['bash', { command: 'cat a.py' }, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
     // Claude Code's Read and Gemini CLI's read_file are views; two views without a path show no file in common.
-    expect(drive({}, [['Read', { file_path: 'a' }, 'A'], ['Read', { file_path: 'b' }, 'B'], ['Read', { file_path: 'a' }, 'A']])).toEqual([])
-    expect(drive({}, [['read_file', { path: 'a' }, 'A'], ['read_file', { path: 'b' }, 'B'], ['read_file', { path: 'a' }, 'A']])).toEqual([])
-    expect(drive({}, [['read', {}, 'A'], ['read', { offset: 5 }, 'B'], ['read', {}, 'A']])).toEqual([])
-    expect(drive({}, [['read', null, 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', null, 'A']])).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['Read', { file_path: 'a' }, 'A'],
+        ['Read', { file_path: 'b' }, 'B'],
+        ['Read', { file_path: 'a' }, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['read_file', { path: 'a' }, 'A'],
+        ['read_file', { path: 'b' }, 'B'],
+        ['read_file', { path: 'a' }, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['read', {}, 'A'],
+        ['read', { offset: 5 }, 'B'],
+        ['read', {}, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['read', null, 'A'],
+        ['grep', { pattern: 'q' }, 'G'],
+        ['read', null, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
     // Moving a view is looking elsewhere too; arguments that are no object name no file.
-    expect(drive({}, [['read', { path: 'a' }, 'A'], ['goto', { line: 5 }, 'W'], ['read', { path: 'a' }, 'A']])).toEqual([])
-    expect(drive({}, [['read', 'a', 'A'], ['grep', { pattern: 'q' }, 'G'], ['read', 'a', 'A']])).toEqual([[3, rereadText(2)]])
+    expect(
+      drive({}, [
+        ['read', { path: 'a' }, 'A'],
+        ['goto', { line: 5 }, 'W'],
+        ['read', { path: 'a' }, 'A'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [
+        ['read', 'a', 'A'],
+        ['grep', { pattern: 'q' }, 'G'],
+        ['read', 'a', 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
   })
 
   it('a write to a file the read names is a change; to another file, or by a tool not known to read, too', () => {
     const read = (): [string, unknown, string] => ['bash', { command: 'grep -n x src/a.py' }, '1:x']
     expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], read()])).toEqual([])
-    expect(drive({}, [['bash', { command: 'grep -n x a.py' }, '1:x'], ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], ['bash', { command: 'grep -n x a.py' }, '1:x']])).toEqual([])
-    expect(drive({}, [read(), ['bash', { command: 'printf x > notes.txt; sed -i s/y/z/ src/a.py' }, ''], read()])).toEqual([])
+    expect(
+      drive({}, [
+        ['bash', { command: 'grep -n x a.py' }, '1:x'],
+        ['bash', { command: 'sed -i s/y/z/ a.py' }, ''],
+        ['bash', { command: 'grep -n x a.py' }, '1:x'],
+      ]),
+    ).toEqual([])
+    expect(
+      drive({}, [read(), ['bash', { command: 'printf x > notes.txt; sed -i s/y/z/ src/a.py' }, ''], read()]),
+    ).toEqual([])
     // Only bash's command is a shell command, and only a text one: another tool's, or a command that is no text, changes what it may.
     expect(drive({}, [read(), ['pwsh', { command: 'ls' }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 5 }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', 'ls', ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 'printf x > src/b.py' }, ''], read()])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([])
-    expect(drive({ readOnlyTools: ['write'] }, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([[3, rereadText(2)]])
+    expect(drive({ readOnlyTools: ['write'] }, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([
+      [3, rereadText(2)],
+    ])
     // A rerun that is no read: only reads may lie between.
-    expect(drive({}, [['bash', { command: 'python t.py' }, 'ok'], ['bash', { command: 'printf x > b' }, ''], ['bash', { command: 'python t.py' }, 'ok']])).toEqual([])
+    expect(
+      drive({}, [
+        ['bash', { command: 'python t.py' }, 'ok'],
+        ['bash', { command: 'printf x > b' }, ''],
+        ['bash', { command: 'python t.py' }, 'ok'],
+      ]),
+    ).toEqual([])
   })
 
   it('other words: the same operands in the same folder; another folder is another question', () => {
-    const quoted = (command: string, workdir?: string) => `\`bash ${JSON.stringify(workdir === undefined ? { command } : { command, workdir })}\``
-    expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x']]))
-      .toEqual([[2, rereadText(1, quoted('grep x f', 'a'))]])
-    expect(drive({}, [['bash', { command: 'grep x f', workdir: 'a' }, 'x'], ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x']])).toEqual([])
+    const quoted = (command: string, workdir?: string) =>
+      `\`bash ${JSON.stringify(workdir === undefined ? { command } : { command, workdir })}\``
+    expect(
+      drive({}, [
+        ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
+        ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x'],
+      ]),
+    ).toEqual([[2, rereadText(1, quoted('grep x f', 'a'))]])
+    expect(
+      drive({}, [
+        ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
+        ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x'],
+      ]),
+    ).toEqual([])
     // No workdir is the session's folder, as an empty one is.
-    expect(drive({}, [['bash', { command: 'grep x f', workdir: '' }, 'x'], ['bash', { command: 'cat f | grep x' }, 'x']])).toEqual([[2, rereadText(1, quoted('grep x f', ''))]])
-    expect(drive({}, [['grep', { pattern: 'x' }, 'x'], ['grep', { pattern: 'y' }, 'x']])).toEqual([])
+    expect(
+      drive({}, [
+        ['bash', { command: 'grep x f', workdir: '' }, 'x'],
+        ['bash', { command: 'cat f | grep x' }, 'x'],
+      ]),
+    ).toEqual([[2, rereadText(1, quoted('grep x f', ''))]])
+    expect(
+      drive({}, [
+        ['grep', { pattern: 'x' }, 'x'],
+        ['grep', { pattern: 'y' }, 'x'],
+      ]),
+    ).toEqual([])
   })
 
   it('not past the window: a call 7 back is out of sight', () => {
-    const calls: [string, unknown, string][] = [['grep', { pattern: 'x' }, 'X'], ...Array.from({ length: 6 }, (_, i): [string, unknown, string] => ['glob', { p: i }, String(i)]), ['grep', { pattern: 'x' }, 'X']]
+    const calls: [string, unknown, string][] = [
+      ['grep', { pattern: 'x' }, 'X'],
+      ...Array.from({ length: 6 }, (_, i): [string, unknown, string] => ['glob', { p: i }, String(i)]),
+      ['grep', { pattern: 'x' }, 'X'],
+    ]
     expect(drive({}, calls)).toEqual([])
-    expect(drive({}, [...calls.slice(1, -1), ...calls.slice(-1), ['glob', { p: 4 }, '4']])).toEqual([[8, rereadText(3)]])
+    expect(drive({}, [...calls.slice(1, -1), ...calls.slice(-1), ['glob', { p: 4 }, '4']])).toEqual([
+      [8, rereadText(3)],
+    ])
   })
 
   it('the comparison of a config keeps its read-only and navigation tools', () => {
     const compared = comparison(Config({ readOnlyTools: ['r*'], navigationTools: ['g*'] }))
-    expect([compared.readOnly('read'), compared.readOnly('goto'), compared.navigation('goto'), compared.navigation('read')]).toEqual([true, false, true, false])
+    expect([
+      compared.readOnly('read'),
+      compared.readOnly('goto'),
+      compared.navigation('goto'),
+      compared.navigation('read'),
+    ]).toEqual([true, false, true, false])
   })
 })
 
 describe('scoring rereads, as the loop benchmark says', () => {
   const loops = (...lines: object[]) => readLabels('loops.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'))
-  const rereads = (...lines: object[]) => readLabels('rereads.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'), true)
+  const rereads = (...lines: object[]) =>
+    readLabels('rereads.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'), true)
 
   it('precision over both files, recall over the loops, reread recall apart', () => {
-    const labels = withRereads(loops({ session: 's', first: 1, last: 3, label: 'stuck', from: 2 }), rereads(
-      { session: 's', first: 5, last: 7, label: 'stuck', from: 7 },
-      { session: 's', first: 9, last: 10, label: 'productive', from: null },
-      { session: 's', first: 11, last: 12, label: 'unclear', from: null },
-      { session: 't', first: 1, last: 3, label: 'stuck', from: 3 },
-      { session: 'u', first: 1, last: 3, label: 'busy-poll', from: 3 },
-      { session: 'v', first: 1, last: 2, label: 'stuck', from: 2 },
-    ))
+    const labels = withRereads(
+      loops({ session: 's', first: 1, last: 3, label: 'stuck', from: 2 }),
+      rereads(
+        { session: 's', first: 5, last: 7, label: 'stuck', from: 7 },
+        { session: 's', first: 9, last: 10, label: 'productive', from: null },
+        { session: 's', first: 11, last: 12, label: 'unclear', from: null },
+        { session: 't', first: 1, last: 3, label: 'stuck', from: 3 },
+        { session: 'u', first: 1, last: 3, label: 'busy-poll', from: 3 },
+        { session: 'v', first: 1, last: 2, label: 'stuck', from: 2 },
+      ),
+    )
     const scorer = new Scorer(labels)
     // Scored out of file order: the episodes are listed in it all the same.
     scorer.add('u', 3, { reminders: [3], withheld: [] })
@@ -347,20 +623,39 @@ describe('scoring rereads, as the loop benchmark says', () => {
       recall: { overall: 1 },
       right: 3,
       wrong: 2,
-      rereads: { episodes: { 'stuck': 3, 'busy-poll': 1, 'productive': 1, 'unclear': 1 }, caught: 2, recall: 2 / 3 },
+      rereads: { episodes: { stuck: 3, 'busy-poll': 1, productive: 1, unclear: 1 }, caught: 2, recall: 2 / 3 },
     })
-    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([[false, 1, 2], [true, 1, 7], [true, 2, null], [true, 3, null], [true, 4, null], [true, 5, 3], [true, 6, 2]])
+    expect(scorer.episodes().map((e) => [e.reread, e.line, e.caughtAt])).toEqual([
+      [false, 1, 2],
+      [true, 1, 7],
+      [true, 2, null],
+      [true, 3, null],
+      [true, 4, null],
+      [true, 5, 3],
+      [true, 6, 2],
+    ])
   })
 
   it('what does not fit names the file it is in', () => {
-    const scorer = new Scorer(withRereads(loops({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 }), rereads({ session: 'gone', first: 1, last: 2, label: 'stuck', from: 2 })))
+    const scorer = new Scorer(
+      withRereads(
+        loops({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 }),
+        rereads({ session: 'gone', first: 1, last: 2, label: 'stuck', from: 2 }),
+      ),
+    )
     scorer.add('s', 2, { reminders: [], withheld: [] })
-    expect(scorer.problems()).toEqual([{ file: 'rereads.jsonl', problem: 'line 1: session "gone" is in none of the replayed logs' }])
+    expect(scorer.problems()).toEqual([
+      { file: 'rereads.jsonl', problem: 'line 1: session "gone" is in none of the replayed logs' },
+    ])
   })
 
   it('a reread that shares a call with a loop episode is refused, naming both lines', () => {
-    expect(() => withRereads(loops({ session: 's', first: 1, last: 4, label: 'stuck', from: 2 }), rereads({ session: 's', first: 4, last: 6, label: 'stuck', from: 6 })))
-      .toThrow('line 1: calls 4–6 overlap the loop episode on line 1 of loops.jsonl (calls 1–4)')
+    expect(() =>
+      withRereads(
+        loops({ session: 's', first: 1, last: 4, label: 'stuck', from: 2 }),
+        rereads({ session: 's', first: 4, last: 6, label: 'stuck', from: 6 }),
+      ),
+    ).toThrow('line 1: calls 4–6 overlap the loop episode on line 1 of loops.jsonl (calls 1–4)')
   })
 
   it('replay --reread-labels: the score and the reread recall in the text report; mistakes said as usual', async () => {
@@ -370,11 +665,27 @@ describe('scoring rereads, as the loop benchmark says', () => {
     const rereadsFile = join(dir, 'rereads.jsonl')
     await writeFile(loopsFile, JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 }))
     await writeFile(rereadsFile, JSON.stringify({ session: 's', first: 3, last: 3, label: 'stuck', from: 3 }))
-    const { status, out } = await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', rereadsFile, '--thresholds', '2,3'])
+    const { status, out } = await runReplay([
+      'replay',
+      root,
+      '--labels',
+      loopsFile,
+      '--reread-labels',
+      rereadsFile,
+      '--thresholds',
+      '2,3',
+    ])
     expect(status).toBe(0)
-    expect(out).toContain(`${shown(`  with the rereads (${rereadsFile}: 1 stuck, 0 productive, 0 unclear) judged for precision too; reread recall 1.00 (stuck 1 of 1)`)}\n`)
-    expect(await runReplay(['replay', root, '--reread-labels', rereadsFile])).toMatchObject({ status: 2, err: 'repeat-tool-reminder replay: --reread-labels needs --labels\n' })
-    expect((await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', join(dir, 'none.jsonl')])).status).toBe(2)
+    expect(out).toContain(
+      `${shown(`  with the rereads (${rereadsFile}: 1 stuck, 0 productive, 0 unclear) judged for precision too; reread recall 1.00 (stuck 1 of 1)`)}\n`,
+    )
+    expect(await runReplay(['replay', root, '--reread-labels', rereadsFile])).toMatchObject({
+      status: 2,
+      err: 'repeat-tool-reminder replay: --reread-labels needs --labels\n',
+    })
+    expect(
+      (await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', join(dir, 'none.jsonl')])).status,
+    ).toBe(2)
     await writeFile(rereadsFile, JSON.stringify({ session: 's', first: 2, last: 3, label: 'stuck', from: 3 }))
     expect(await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', rereadsFile])).toMatchObject({
       status: 2,
@@ -386,28 +697,43 @@ describe('scoring rereads, as the loop benchmark says', () => {
 describe('the new rules in the guard, one condition at a time', () => {
   const agent = {} as never
   const out = (t: string, isError = false) => ({ isError, content: text(t) })
-  const run = (config: Partial<Config>, calls: [string, unknown, { isError: boolean, content: unknown[] }][]) => {
+  const run = (config: Partial<Config>, calls: [string, unknown, { isError: boolean; content: unknown[] }][]) => {
     const guard = createGuard(Config(config))
     return calls.map(([name, args, result]) => guard.observe({ agent, name, arguments: args }, result as never)!)
   }
 
   it('a call is compared with only what its config needs: no outcome for the rules unless one is on, and a failure only for sameFailure', () => {
     const failing = out('boom\n[exit code: 1]')
-    expect(comparison(Config({})).call('bash', {}, failing)).toEqual({ tool: 'bash', args: {}, ignored: [], outcome: undefined })
-    expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({ failed: false, seen: { isError: false } })
+    expect(comparison(Config({})).call('bash', {}, failing)).toEqual({
+      tool: 'bash',
+      args: {},
+      ignored: [],
+      outcome: undefined,
+    })
+    expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({
+      failed: false,
+      seen: { isError: false },
+    })
     expect(comparison(Config({ sameFailure: true })).call('bash', {}, failing)).toMatchObject({ failed: true })
     expect(comparison(Config({ sameFailure: true })).call('bash', {}, out('fine'))).toMatchObject({ failed: false })
   })
 
   it('sameFailure needs the same tool, both calls failing, the same error, and the option', () => {
-    const fail = (name: string, i: number, result = out('quota exceeded\n[exit code: 3]')): [string, unknown, ReturnType<typeof out>] => [name, { i }, result]
-    const lengths = (config: Partial<Config>, calls: ReturnType<typeof fail>[]) => run(config, calls).map((o) => o.length)
+    const fail = (
+      name: string,
+      i: number,
+      result = out('quota exceeded\n[exit code: 3]'),
+    ): [string, unknown, ReturnType<typeof out>] => [name, { i }, result]
+    const lengths = (config: Partial<Config>, calls: ReturnType<typeof fail>[]) =>
+      run(config, calls).map((o) => o.length)
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2), fail('bash', 3)])).toEqual([1, 2, 3])
     expect(lengths({}, [fail('bash', 1), fail('bash', 2)])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('pwsh', 2)])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1, out('quota exceeded')), fail('bash', 2)])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('quota exceeded'))])).toEqual([1, 1])
-    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('other\n[exit code: 3]'))])).toEqual([1, 1])
+    expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2, out('other\n[exit code: 3]'))])).toEqual([
+      1, 1,
+    ])
     // The same output from other arguments, no failure: no run.
     expect(lengths({ sameFailure: true }, [fail('bash', 1, out('ok')), fail('bash', 2, out('ok'))])).toEqual([1, 1])
   })
@@ -415,11 +741,25 @@ describe('the new rules in the guard, one condition at a time', () => {
   it('which reminders are on a repeated result: a reread, a repeated failure, a run under maskNoise; not a run otherwise', () => {
     const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
     expect(run({ thresholds: [2] }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
-    expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
+    expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
+      false,
+      false,
+    ])
     expect(run({ thresholds: [2], maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
-    expect(run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, true])
+    expect(
+      run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated),
+    ).toEqual([false, true])
     const fail = (i: number): [string, unknown, ReturnType<typeof out>] => ['bash', { i }, out('boom\n[exit code: 1]')]
-    expect(run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([[false, false], [false, false], [true, true]])
+    expect(
+      run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [
+        o.reminder !== undefined,
+        o.resultRepeated,
+      ]),
+    ).toEqual([
+      [false, false],
+      [false, false],
+      [true, true],
+    ])
   })
 
   it('rereads asks only about a call that starts a run and gets no other reminder: the run and cycle rules come first', () => {
@@ -428,12 +768,33 @@ describe('the new rules in the guard, one condition at a time', () => {
     expect(run({ thresholds: [3], rereads: true }, [grep, grep]).map((o) => o.reminder)).toEqual([undefined, undefined])
     // The 4th call completes a cycle of two: its reminder is the cycle's, on no repeated result as this config compares them.
     const cycle = run({ thresholds: [2], cycles: true, rereads: true }, [grep, glob, grep, glob])
-    expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([[false, false], [false, false], [true, true], [true, false]])
+    expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([
+      [false, false],
+      [false, false],
+      [true, true],
+      [true, false],
+    ])
     expect((cycle[3]!.reminder!.content[0] as { text: string }).text).toContain('same sequence of 2 tool calls')
   })
 
   it('the window holds 6 calls: a call 6 back is a reread', () => {
-    const calls: [string, unknown, ReturnType<typeof out>][] = [['grep', { pattern: 'x' }, out('X')], ...Array.from({ length: 5 }, (_, i): [string, unknown, ReturnType<typeof out>] => ['glob', { p: i }, out(String(i))]), ['grep', { pattern: 'x' }, out('X')]]
-    expect(run({ rereads: true }, calls).map((o) => o.resultRepeated)).toEqual([false, false, false, false, false, false, true])
+    const calls: [string, unknown, ReturnType<typeof out>][] = [
+      ['grep', { pattern: 'x' }, out('X')],
+      ...Array.from({ length: 5 }, (_, i): [string, unknown, ReturnType<typeof out>] => [
+        'glob',
+        { p: i },
+        out(String(i)),
+      ]),
+      ['grep', { pattern: 'x' }, out('X')],
+    ]
+    expect(run({ rereads: true }, calls).map((o) => o.resultRepeated)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ])
   })
 })

@@ -24,7 +24,17 @@ let tarball: string
 let dir: string
 
 /** The harness packages a host loads the plugin beside, at the versions this package is tested with. */
-const HARNESS = ['cordis', 'cordis-plugin-loader', 'cordis-plugin-include', 'dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent', 'dsh-agent-loop']
+const HARNESS = [
+  'cordis',
+  'cordis-plugin-loader',
+  'cordis-plugin-include',
+  'dsh-session',
+  'dsh-llm',
+  'dsh-tools',
+  'dsh-system-prompt',
+  'dsh-agent',
+  'dsh-agent-loop',
+]
 
 /** Copy the files git tracks or would track (no build, no coverage, no node_modules) to `tree`, as a fresh clone has them, with the dev tools linked in. */
 async function cleanTree(tree: string): Promise<void> {
@@ -41,7 +51,9 @@ async function cleanTree(tree: string): Promise<void> {
 async function install(folder: string, specs: string[]): Promise<void> {
   await mkdir(folder)
   await writeFile(join(folder, 'package.json'), '{ "name": "profile", "private": true }\n')
-  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...specs], { cwd: folder })
+  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', ...specs], {
+    cwd: folder,
+  })
 }
 
 describe('the published package', () => {
@@ -59,21 +71,45 @@ describe('the published package', () => {
     await install(profile, [tarball])
     host = join(dir, 'host')
     const { devDependencies } = await import('../package.json', { with: { type: 'json' } }).then((m) => m.default)
-    await install(host, [tarball, ...HARNESS.map((pkg) => `@deepseek-ai/${pkg}@${devDependencies[`@deepseek-ai/${pkg}` as keyof typeof devDependencies]}`)])
+    await install(host, [
+      tarball,
+      ...HARNESS.map(
+        (pkg) => `@deepseek-ai/${pkg}@${devDependencies[`@deepseek-ai/${pkg}` as keyof typeof devDependencies]}`,
+      ),
+    ])
   }, 180_000)
 
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
   it('the demo on the built package prints JSON lines and nothing else', async () => {
     const { stdout } = await run(process.execPath, [join(ROOT, 'demo', 'main.ts'), '--json'], { cwd: ROOT })
-    const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string })
-    expect(lines.map((line) => line.type)).toEqual(['prompt', ...Array(3).fill(['call', 'result']).flat(), 'reminder', 'call', 'result', 'call', 'result', 'reminder', 'call', 'result', 'answer', 'summary'])
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string })
+    expect(lines.map((line) => line.type)).toEqual([
+      'prompt',
+      ...Array(3).fill(['call', 'result']).flat(),
+      'reminder',
+      'call',
+      'result',
+      'call',
+      'result',
+      'reminder',
+      'call',
+      'result',
+      'answer',
+      'summary',
+    ])
     expect(lines.at(-1)).toEqual({ type: 'summary', calls: 6, longestRun: 5, reminders: [3, 5] })
   })
 
   it('the packed files: the built entry points, the bin, the docs and the READMEs, nothing else', async () => {
-    const packed = (await readdir(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder'), { recursive: true }))
-      .filter((path) => path.includes('.')).sort()
+    const packed = (
+      await readdir(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder'), { recursive: true })
+    )
+      .filter((path) => path.includes('.'))
+      .sort()
     expect(packed.filter((path) => !path.startsWith('lib'))).toEqual([
       'README.md',
       'README.zh.md',
@@ -90,35 +126,62 @@ describe('the published package', () => {
       'docs/replay.zh.md',
       'package.json',
     ])
-    expect(packed.filter((path) => path.startsWith('lib')).filter((path) => !path.endsWith('.d.ts'))).toEqual(['lib/index.js', 'lib/index.js.map', 'lib/invariant.js', 'lib/invariant.js.map', 'lib/replay/cli.js', 'lib/replay/cli.js.map', 'lib/tree-sitter-bash.wasm'])
+    expect(packed.filter((path) => path.startsWith('lib')).filter((path) => !path.endsWith('.d.ts'))).toEqual([
+      'lib/index.js',
+      'lib/index.js.map',
+      'lib/invariant.js',
+      'lib/invariant.js.map',
+      'lib/replay/cli.js',
+      'lib/replay/cli.js.map',
+      'lib/tree-sitter-bash.wasm',
+    ])
   })
 
   it('a plain npm install brings no second copy of the harness: no peer is installed', async () => {
-    expect((await readdir(join(profile, 'node_modules', '@deepseek-ai'))).sort()).toEqual(['cosmokit', 'dsh-repeat-tool-reminder', 'schemastery'])
+    expect((await readdir(join(profile, 'node_modules', '@deepseek-ai'))).sort()).toEqual([
+      'cosmokit',
+      'dsh-repeat-tool-reminder',
+      'schemastery',
+    ])
   })
 
   it('the installed replay command runs without the harness beside it', async () => {
     const root = await writeSessions('zstd', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
-    const { stdout } = await run(process.execPath, [join(profile, 'node_modules', '.bin', 'repeat-tool-reminder'), 'replay', root, '--json'])
-    const report = JSON.parse(stdout) as { sessions: { runs: { tool: string, length: number }[] }[], total: { recordedReminders: number } }
+    const { stdout } = await run(process.execPath, [
+      join(profile, 'node_modules', '.bin', 'repeat-tool-reminder'),
+      'replay',
+      root,
+      '--json',
+    ])
+    const report = JSON.parse(stdout) as {
+      sessions: { runs: { tool: string; length: number }[] }[]
+      total: { recordedReminders: number }
+    }
     expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])
     expect(report.total.recordedReminders).toBe(1)
   })
 
   it('npm pack on a clean tree packs a fresh build: the tarball is named as both READMEs say and holds the entry points', async () => {
     for (const readme of ['README.md', 'README.zh.md']) {
-      const named = /npm ci && npm pack +# .*?(deepseek-ai-dsh-repeat-tool-reminder-[\d.]+\.tgz)/.exec(await readFile(join(ROOT, readme), 'utf8'))![1]
+      const named = /npm ci && npm pack +# .*?(deepseek-ai-dsh-repeat-tool-reminder-[\d.]+\.tgz)/.exec(
+        await readFile(join(ROOT, readme), 'utf8'),
+      )![1]
       expect(named).toBe(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)
       expect(tarball).toBe(join(dir, named!))
     }
-    expect(existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js'))).toBe(true)
+    expect(
+      existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js')),
+    ).toBe(true)
   })
 
   it('installed beside the harness, the row dsh-base composes loads the packed plugin, which logs its startup line', async () => {
     const base = row(await compose('[]'), 'repeat-tool-reminder')
     expect(base.name).toBe(packageName)
     const rows = [
-      ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({ id: pkg, name: `@deepseek-ai/${pkg}` })),
+      ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({
+        id: pkg,
+        name: `@deepseek-ai/${pkg}`,
+      })),
       { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
       base,
     ]
@@ -126,13 +189,19 @@ describe('the published package', () => {
     await writeFile(join(host, 'cordis.yml'), JSON.stringify(rows))
     await writeFile(join(host, 'load.mjs'), LOAD)
     const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: host })
-    expect(stdout).toBe(`info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0, maskNoise: false, sameFailure: false, rereads: false, readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'], navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'] })}\n`)
+    expect(stdout).toBe(
+      `info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0, maskNoise: false, sameFailure: false, rereads: false, readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'], navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'] })}\n`,
+    )
   })
 
   it('npx -p <tarball> runs the replay command, as the README gives it', async () => {
     const root = await writeSessions('none', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
-    const { stdout } = await run('npx', ['--yes', '--prefer-offline', '-p', tarball, 'repeat-tool-reminder', 'replay', root, '--json'], { cwd: dir })
-    const report = JSON.parse(stdout) as { sessions: { runs: { tool: string, length: number }[] }[] }
+    const { stdout } = await run(
+      'npx',
+      ['--yes', '--prefer-offline', '-p', tarball, 'repeat-tool-reminder', 'replay', root, '--json'],
+      { cwd: dir },
+    )
+    const report = JSON.parse(stdout) as { sessions: { runs: { tool: string; length: number }[] }[] }
     expect(report.sessions.map((s) => s.runs)).toEqual([[expect.objectContaining({ tool: 'grep', length: 3 })]])
   })
 
@@ -146,28 +215,37 @@ describe('the published package', () => {
   })
 
   // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.
-  it.runIf(existsSync('/usr/bin/node'))('on a Node older than 22.19 the command says which Node it needs and exits 1', async () => {
-    const { stdout: version } = await run('/usr/bin/node', ['--version'])
-    const older = /^v(\d+)\.(\d+)/.exec(version)!.slice(1).map(Number)
-    const bin = join(profile, 'node_modules', '.bin', 'repeat-tool-reminder')
-    const result = await run('/usr/bin/node', [bin, 'replay', '--help']).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
-    if (older[0]! < 22 || (older[0] === 22 && older[1]! < 19)) {
-      expect(result).toMatchObject({ code: 1, stderr: `repeat-tool-reminder: needs Node >= 22.19 (this is ${version.trim()})\n` })
-    } else {
-      expect(result.code).toBe(0)
-    }
-  })
+  it.runIf(existsSync('/usr/bin/node'))(
+    'on a Node older than 22.19 the command says which Node it needs and exits 1',
+    async () => {
+      const { stdout: version } = await run('/usr/bin/node', ['--version'])
+      const older = /^v(\d+)\.(\d+)/.exec(version)!.slice(1).map(Number)
+      const bin = join(profile, 'node_modules', '.bin', 'repeat-tool-reminder')
+      const result = await run('/usr/bin/node', [bin, 'replay', '--help']).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      )
+      if (older[0]! < 22 || (older[0] === 22 && older[1]! < 19)) {
+        expect(result).toMatchObject({
+          code: 1,
+          stderr: `repeat-tool-reminder: needs Node >= 22.19 (this is ${version.trim()})\n`,
+        })
+      } else {
+        expect(result.code).toBe(0)
+      }
+    },
+  )
 })
 
 /** A session root for the closed-pipe tests. */
 let sessions: string
 
 /** Run node with `args`, its stdout a pipe whose reading end is closed before it writes; resolve to its exit code and stderr. */
-function closedPipe(args: string[]): Promise<{ code: number | null, stderr: string }> {
+function closedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.destroy()
   let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => stderr += chunk.toString())
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   return new Promise((done) => child.on('close', (code) => done({ code, stderr })))
 }
 

@@ -5,7 +5,8 @@ import { compile, matches, toolFilter } from '../src/patterns.ts'
 /** The reference: whole-name match where `*` is any run of characters, by trying every split. */
 function reference(pattern: string, name: string): boolean {
   if (pattern === '') return name === ''
-  if (pattern[0] === '*') return [...Array(name.length + 1).keys()].some((i) => reference(pattern.slice(1), name.slice(i)))
+  if (pattern[0] === '*')
+    return [...Array(name.length + 1).keys()].some((i) => reference(pattern.slice(1), name.slice(i)))
   return name[0] === pattern[0] && reference(pattern.slice(1), name.slice(1))
 }
 
@@ -53,9 +54,12 @@ describe('whole-name patterns', () => {
     const text = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: max })
     // Middle pieces long enough that KMP has to fall back inside a piece (aabaab, abab, ...).
     const pattern = fc.array(fc.oneof(text(6), fc.constant('*')), { maxLength: 5 }).map((parts) => parts.join(''))
-    fc.assert(fc.property(pattern, text(14), (p, name) => {
-      expect(match(p, name)).toBe(reference(p, name))
-    }), { numRuns: 3000 })
+    fc.assert(
+      fc.property(pattern, text(14), (p, name) => {
+        expect(match(p, name)).toBe(reference(p, name))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })
 

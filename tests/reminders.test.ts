@@ -3,7 +3,20 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedPollReminder, detailedReminder, failureReminder, rereadText, readNotice, reminder, shortPollReminder, shortReminder, withheldFeedback, withheldPollFeedback, type Loop } from '../src/reminders.ts'
+import {
+  cycleReminder,
+  detailedPollReminder,
+  detailedReminder,
+  failureReminder,
+  rereadText,
+  readNotice,
+  reminder,
+  shortPollReminder,
+  shortReminder,
+  withheldFeedback,
+  withheldPollFeedback,
+  type Loop,
+} from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import { type ScriptedCall } from '../support/model.ts'
 import { source, times, turns } from './support/calls.ts'
@@ -23,16 +36,30 @@ describe('thresholds', () => {
   /** Every ```text block of a file, taken back to column 0 when it sits inside a list item. */
   const quotes = async (file: string) => {
     const text = await readFile(join(import.meta.dirname, '..', file), 'utf8')
-    return [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd())
+    return [...text.matchAll(/^( *)```text\n([\s\S]*?)^ *```$/gm)].map(([, indent, body]) =>
+      body!.replace(new RegExp(`^${indent}`, 'gm'), '').trimEnd(),
+    )
   }
   const count = '<count>' as unknown as number
   const back = '<n>' as unknown as number
 
-  it.each([['README.md', 'docs/opt-ins.md'], ['README.zh.md', 'docs/opt-ins.zh.md']])('the texts are exactly what %s and %s quote, and each quote is a text', async (readme, optIns) => {
+  it.each([
+    ['README.md', 'docs/opt-ins.md'],
+    ['README.zh.md', 'docs/opt-ins.zh.md'],
+  ])('the texts are exactly what %s and %s quote, and each quote is a text', async (readme, optIns) => {
     const fromReadme = await quotes(readme)
-    expect(fromReadme).toEqual([shortReminder(), detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>')])
+    expect(fromReadme).toEqual([
+      shortReminder(),
+      detailedReminder('<tool>', count, '<canonical arguments, at most argumentsPreviewChars, then … (N more chars)>'),
+    ])
     const fromOptIns = await quotes(optIns)
-    const cycle = cycleReminder([{ tool: '<tool>', preview: '<canonical arguments>' }, { tool: '<tool>', preview: '<canonical arguments>' }], count)
+    const cycle = cycleReminder(
+      [
+        { tool: '<tool>', preview: '<canonical arguments>' },
+        { tool: '<tool>', preview: '<canonical arguments>' },
+      ],
+      count,
+    )
     expect(fromOptIns).toEqual([
       shortPollReminder('<job id>'),
       detailedPollReminder('<job id>', count, '<canonical arguments>'),
@@ -46,12 +73,16 @@ describe('thresholds', () => {
   })
 
   it('the texts, word for word', () => {
-    expect(shortReminder()).toBe('Reminder: you are repeating the exact same tool call with identical arguments. '
-      + 'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.')
-    expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe('Reminder: you have called `grep` 5 times in a row with identical arguments:\n'
-      + '{"pattern":"x"}\n'
-      + 'These repeats are making no progress. Do not call this tool with these exact arguments again. '
-      + 'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.')
+    expect(shortReminder()).toBe(
+      'Reminder: you are repeating the exact same tool call with identical arguments. ' +
+        'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.',
+    )
+    expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe(
+      'Reminder: you have called `grep` 5 times in a row with identical arguments:\n' +
+        '{"pattern":"x"}\n' +
+        'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
+        'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.',
+    )
   })
 
   it('thresholds are normalized ascending and the short text follows the first one: [4, 2]', async () => {
@@ -70,27 +101,40 @@ describe('thresholds', () => {
   it('canonical arguments sort keys deeply in code-unit order', async () => {
     const args = { z: 1, B: { y: [{ b: 1, a: 2 }, [], 3], x: null }, a: 'é', é: true, _: false }
     const agent = await run(turns(...times(3, { name: 'grep', args })), { thresholds: [2, 3] })
-    expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"B":{"x":null,"y":[{"a":2,"b":1},[],3]},"_":false,"a":"é","z":1,"é":true}'))
+    expect(injected(agent)[1]?.text).toBe(
+      detailedReminder('grep', 3, '{"B":{"x":null,"y":[{"a":2,"b":1},[],3]},"_":false,"a":"é","z":1,"é":true}'),
+    )
   })
 
   it('the preview is the head of the canonical arguments, with the rest counted', async () => {
-    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: 'abcdefghij' } })), { thresholds: [2, 3], argumentsPreviewChars: 10 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { pattern: 'abcdefghij' } })), {
+      thresholds: [2, 3],
+      argumentsPreviewChars: 10,
+    })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"pattern"… (14 more chars)'))
   })
 
   it('arguments exactly as long as the cap are quoted whole', async () => {
-    const agent = await run(turns(...times(3, { name: 'grep', args: { p: 'abc' } })), { thresholds: [2, 3], argumentsPreviewChars: 11 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { p: 'abc' } })), {
+      thresholds: [2, 3],
+      argumentsPreviewChars: 11,
+    })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"abc"}'))
   })
 
   it('the preview never splits a surrogate pair', async () => {
-    const agent = await run(turns(...times(3, { name: 'grep', args: { p: '😀😀' } })), { thresholds: [2, 3], argumentsPreviewChars: 7 })
+    const agent = await run(turns(...times(3, { name: 'grep', args: { p: '😀😀' } })), {
+      thresholds: [2, 3],
+      argumentsPreviewChars: 7,
+    })
     expect(injected(agent)[1]?.text).toBe(detailedReminder('grep', 3, '{"p":"… (6 more chars)'))
   })
 
   it('the preview cap bounds only the text: calls that differ past the cap are different', async () => {
     const head = 'x'.repeat(50)
-    const calls = [`${head}1`, `${head}2`, `${head}1`].map((pattern) => ({ calls: [{ name: 'grep', args: { pattern } }] }))
+    const calls = [`${head}1`, `${head}2`, `${head}1`].map((pattern) => ({
+      calls: [{ name: 'grep', args: { pattern } }],
+    }))
     const agent = await run(calls, { thresholds: [2], argumentsPreviewChars: 10 })
     expect(injected(agent)).toEqual([])
   })
@@ -112,7 +156,11 @@ describe('delivery', () => {
     expect(h.model.requests.map(requestContext)).toEqual([[], [], [], [shortReminder()]])
     const last = h.model.requests[3]!.messages
     expect(last.at(-2)?.source).toEqual({ kind: 'tool', callId: 'call-3-1' })
-    expect(last.at(-1)).toMatchObject({ role: 'user', source: source('grep × 3'), content: [{ type: 'text', text: shortReminder() }] })
+    expect(last.at(-1)).toMatchObject({
+      role: 'user',
+      source: source('grep × 3'),
+      content: [{ type: 'text', text: shortReminder() }],
+    })
   })
 
   it('the tool result itself is never changed', async () => {
@@ -120,9 +168,11 @@ describe('delivery', () => {
     const { agent } = await h.agent()
     await h.prompt(agent)
     const results = agent.session.events.filter((e) => e.type === 'tool/result').map((e) => e.data.message.content)
-    expect(results).toEqual(['call-1-1', 'call-2-1', 'call-3-1'].map((toolCallId) => [
-      { type: 'tool-result', toolCallId, content: [{ type: 'text', text: 'no match for x' }], isError: false },
-    ]))
+    expect(results).toEqual(
+      ['call-1-1', 'call-2-1', 'call-3-1'].map((toolCallId) => [
+        { type: 'tool-result', toolCallId, content: [{ type: 'text', text: 'no match for x' }], isError: false },
+      ]),
+    )
   })
 
   it.each<[string, PostToolDecision]>([
@@ -134,10 +184,15 @@ describe('delivery', () => {
     const h = await harness(turns(...times(2, GREP_X)), { thresholds: [2] })
     const seen: ToolExecutionResult[] = []
     h.ctx.on('tools/post-execute', async (exec) => {
-      const note = createUserMessage({ content: [{ type: 'text', text: `note ${exec.callId}` }], source: { kind: 'plugin', plugin: 'policy' } })
+      const note = createUserMessage({
+        content: [{ type: 'text', text: `note ${exec.callId}` }],
+        source: { kind: 'plugin', plugin: 'policy' },
+      })
       return { ...downstream, additionalContexts: [note] } as PostToolDecision
     })
-    h.ctx.on('tools/result', (_exec, result) => { seen.push(result) })
+    h.ctx.on('tools/result', (_exec, result) => {
+      seen.push(result)
+    })
     const { agent } = await h.agent()
     await h.prompt(agent)
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
@@ -145,7 +200,14 @@ describe('delivery', () => {
       [2, shortReminder()],
       [2, 'note call-2-1'],
     ])
-    const payload = downstream.kind === 'block' ? downstream.feedback : 'content' in downstream ? downstream.content : 'value' in downstream ? downstream.value : undefined
+    const payload =
+      downstream.kind === 'block'
+        ? downstream.feedback
+        : 'content' in downstream
+          ? downstream.content
+          : 'value' in downstream
+            ? downstream.value
+            : undefined
     const expected = payload ?? [{ type: 'text', text: 'no match for x' }]
     expect(seen.map((r) => r.content)).toEqual([expected, expected])
     expect(seen.map((r) => r.isError)).toEqual([downstream.kind === 'block', downstream.kind === 'block'])
@@ -154,7 +216,13 @@ describe('delivery', () => {
 
 describe('a notice read back as replay reads it: the writer and the reader agree', () => {
   const call = (tool: string) => ({ tool, args: { p: 1 }, ignored: [] })
-  const loop = (extra: Partial<Loop>): Loop => ({ calls: [call('grep')], length: 3, sameResults: false, resumed: false, ...extra })
+  const loop = (extra: Partial<Loop>): Loop => ({
+    calls: [call('grep')],
+    length: 3,
+    sameResults: false,
+    resumed: false,
+    ...extra,
+  })
   const read = (run: Loop, first: boolean) => {
     const message = reminder(run, first, 500)
     return readNotice((message.source as { summary: string }).summary, message.content)
@@ -163,38 +231,75 @@ describe('a notice read back as replay reads it: the writer and the reader agree
   it.each<[string, Loop, boolean, ReturnType<typeof readNotice>]>([
     ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'short' }],
     ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'detailed' }],
-    ['a short one on repeated results, resumed', loop({ sameResults: true, resumed: true }), true, { tools: ['grep'], poll: false, kind: 'short' }],
-    ['a cycle', loop({ calls: [call('grep'), call('read_file')], length: 2 }), true, { tools: ['grep', 'read_file'], poll: false, kind: 'cycle' }],
-    ['a busy poll\'s short reminder', loop({ calls: [call('job_output')], job: 'bash-1' }), true, { tools: ['job_output'], poll: true, kind: 'short' }],
-    ['a busy poll\'s detailed reminder', loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }), false, { tools: ['job_output'], poll: true, kind: 'detailed' }],
+    [
+      'a short one on repeated results, resumed',
+      loop({ sameResults: true, resumed: true }),
+      true,
+      { tools: ['grep'], poll: false, kind: 'short' },
+    ],
+    [
+      'a cycle',
+      loop({ calls: [call('grep'), call('read_file')], length: 2 }),
+      true,
+      { tools: ['grep', 'read_file'], poll: false, kind: 'cycle' },
+    ],
+    [
+      "a busy poll's short reminder",
+      loop({ calls: [call('job_output')], job: 'bash-1' }),
+      true,
+      { tools: ['job_output'], poll: true, kind: 'short' },
+    ],
+    [
+      "a busy poll's detailed reminder",
+      loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }),
+      false,
+      { tools: ['job_output'], poll: true, kind: 'detailed' },
+    ],
   ])('%s', (_label, run, first, expected) => {
     expect(read(run, first)).toEqual(expected)
   })
 
-  it('a summary\'s tools: before the last ×, split at the arrows; a summary without × is all tool', () => {
+  it("a summary's tools: before the last ×, split at the arrows; a summary without × is all tool", () => {
     expect(readNotice('a × b → c × 2', []).tools).toEqual(['a × b', 'c'])
     expect(readNotice('grep', []).tools).toEqual(['grep'])
-    expect(readNotice('grep × 3', [{ type: 'image', mediaType: 'image/png', data: 'AA' }, { type: 'text', text: 7 }] as never).kind).toBe('short')
+    expect(
+      readNotice('grep × 3', [
+        { type: 'image', mediaType: 'image/png', data: 'AA' },
+        { type: 'text', text: 7 },
+      ] as never).kind,
+    ).toBe('short')
   })
 })
 
 describe('busy polls, in words', () => {
   it('the texts, word for word', () => {
-    expect(shortPollReminder('bash-3')).toBe('Reminder: background job `bash-3` is still running, and you keep reading it without waiting: each read only shows that it has not finished. '
-      + 'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, or, if you are blocked on it, read it once with `wait: true`.')
-    expect(detailedPollReminder('bash-3', 6, '{"job_id":"bash-3"}')).toBe('Reminder: you have read background job `bash-3` 6 times in a row while it is still running, and no read has shown it finished:\n'
-      + '{"job_id":"bash-3"}\n'
-      + 'Stop polling it: dsh announces the job\'s completion in this session, and wakes you for it if you are idle. '
-      + 'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` (and `timeout_ms` for a bound) instead of reading it again. '
-      + 'Use `job_kill` if it no longer matters.')
-    expect(withheldPollFeedback('bash-3', 9)).toBe('Result withheld by repeat-tool-reminder: you have read background job `bash-3` 9 times in a row while it is still running. '
-      + 'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; '
-      + 'work on other steps until then, or read it once with `wait: true` if you are blocked on it.')
+    expect(shortPollReminder('bash-3')).toBe(
+      'Reminder: background job `bash-3` is still running, and you keep reading it without waiting: each read only shows that it has not finished. ' +
+        'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, or, if you are blocked on it, read it once with `wait: true`.',
+    )
+    expect(detailedPollReminder('bash-3', 6, '{"job_id":"bash-3"}')).toBe(
+      'Reminder: you have read background job `bash-3` 6 times in a row while it is still running, and no read has shown it finished:\n' +
+        '{"job_id":"bash-3"}\n' +
+        "Stop polling it: dsh announces the job's completion in this session, and wakes you for it if you are idle. " +
+        'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` (and `timeout_ms` for a bound) instead of reading it again. ' +
+        'Use `job_kill` if it no longer matters.',
+    )
+    expect(withheldPollFeedback('bash-3', 9)).toBe(
+      'Result withheld by repeat-tool-reminder: you have read background job `bash-3` 9 times in a row while it is still running. ' +
+        'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; ' +
+        'work on other steps until then, or read it once with `wait: true` if you are blocked on it.',
+    )
   })
 
   it('resumed after other calls (relapse), they do not say "in a row"', () => {
-    expect(shortPollReminder('j', { resumed: true })).toContain('without waiting, coming back to it after other calls: each read')
-    expect(detailedPollReminder('j', 6, '{}', { resumed: true })).toContain('6 times, coming back to it after other calls, while it is still running')
-    expect(withheldPollFeedback('j', 9, { resumed: true })).toContain('9 times, coming back to it after other calls, while')
+    expect(shortPollReminder('j', { resumed: true })).toContain(
+      'without waiting, coming back to it after other calls: each read',
+    )
+    expect(detailedPollReminder('j', 6, '{}', { resumed: true })).toContain(
+      '6 times, coming back to it after other calls, while it is still running',
+    )
+    expect(withheldPollFeedback('j', 9, { resumed: true })).toContain(
+      '9 times, coming back to it after other calls, while',
+    )
   })
 })

@@ -30,10 +30,16 @@ const totals = (extra: Partial<Totals> = {}): Totals => ({ ...emptyTotals(), ses
 
 describe('the text report', () => {
   it('escapes every control character, line separator and bidirectional formatting character, and nothing else', () => {
-    expect(printable('a\u0000b\u001f\u0020~\u007e\u007f\u0080\u009f\u00a0é\u2027\u2028\u2029\n\r\t\x1b[31m'))
-      .toBe('a\\u0000b\\u001f ~~\\u007f\\u0080\\u009f\u00a0é\u2027\\u2028\\u2029\\u000a\\u000d\\u0009\\u001b[31m')
-    expect(printable('\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u202a\u202b\u202c\u202d\u202e\u202f\u2065\u2066\u2067\u2068\u2069\u206a'))
-      .toBe('\u061b\\u061c\u061d\u200d\\u200e\\u200f\u2010\\u202a\\u202b\\u202c\\u202d\\u202e\u202f\u2065\\u2066\\u2067\\u2068\\u2069\u206a')
+    expect(printable('a\u0000b\u001f\u0020~\u007e\u007f\u0080\u009f\u00a0é\u2027\u2028\u2029\n\r\t\x1b[31m')).toBe(
+      'a\\u0000b\\u001f ~~\\u007f\\u0080\\u009f\u00a0é\u2027\\u2028\\u2029\\u000a\\u000d\\u0009\\u001b[31m',
+    )
+    expect(
+      printable(
+        '\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u202a\u202b\u202c\u202d\u202e\u202f\u2065\u2066\u2067\u2068\u2069\u206a',
+      ),
+    ).toBe(
+      '\u061b\\u061c\u061d\u200d\\u200e\\u200f\u2010\\u202a\\u202b\\u202c\\u202d\\u202e\u202f\u2065\\u2066\\u2067\\u2068\\u2069\u206a',
+    )
     expect(printable('evil\u202egnp.exe')).toBe('evil\\u202egnp.exe')
   })
 
@@ -44,163 +50,378 @@ describe('the text report', () => {
   })
 
   it('draws run lengths as bars scaled to the most common length, one block at least, lengths right-aligned', () => {
-    const out = render({ total: totals({ histogram: { 2: 40, 10: 20, 3: 1, 100: 2 } }), sessions: [], hidden: 0, advice: undefined })
-    expect(out).toContain([
-      '  run lengths (calls in a run: runs):',
-      `      2 │${'█'.repeat(40)} 40`,
-      `      3 │█ 1`,
-      `     10 │${'█'.repeat(20)} 20`,
-      `    100 │${'█'.repeat(2)} 2`,
-    ].map(shown).join('\n'))
+    const out = render({
+      total: totals({ histogram: { 2: 40, 10: 20, 3: 1, 100: 2 } }),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+    })
+    expect(out).toContain(
+      [
+        '  run lengths (calls in a run: runs):',
+        `      2 │${'█'.repeat(40)} 40`,
+        `      3 │█ 1`,
+        `     10 │${'█'.repeat(20)} 20`,
+        `    100 │${'█'.repeat(2)} 2`,
+      ]
+        .map(shown)
+        .join('\n'),
+    )
   })
 
   it('counts in words: one session, two sessions, one run, one repeated call', () => {
-    const one = render({ total: totals({ tools: [{ tool: 'grep', runs: 1, repeatedCalls: 1 }] }), sessions: [], hidden: 0, advice: undefined })
+    const one = render({
+      total: totals({ tools: [{ tool: 'grep', runs: 1, repeatedCalls: 1 }] }),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+    })
     expect(one).toMatch(/^total: 1 session, 0 with loops\n/)
     expect(one).toContain('  tools that loop most: grep (1 run, 1 repeated call)\n')
-    const two = render({ total: totals({ sessions: 2, tools: [{ tool: 'grep', runs: 2, repeatedCalls: 3 }] }), sessions: [], hidden: 0, advice: undefined })
+    const two = render({
+      total: totals({ sessions: 2, tools: [{ tool: 'grep', runs: 2, repeatedCalls: 3 }] }),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+    })
     expect(two).toMatch(/^total: 2 sessions, 0 with loops\n/)
     expect(two).toContain('  tools that loop most: grep (2 runs, 3 repeated calls)\n')
   })
 
   it('says which sessions it details: all of them, the ones that looped, or the top N of how many', () => {
-    const heading = (sessions: SessionReport[], total: Totals, hidden: number) => render({ total, sessions, hidden, advice: undefined }).split('\n').find((line) => line.endsWith(':') && !line.startsWith(' '))
+    const heading = (sessions: SessionReport[], total: Totals, hidden: number) =>
+      render({ total, sessions, hidden, advice: undefined })
+        .split('\n')
+        .find((line) => line.endsWith(':') && !line.startsWith(' '))
     expect(heading([session('a')], totals({ sessions: 1 }), 0)).toBe('every session, most looping first:')
     expect(heading([session('a')], totals({ sessions: 3 }), 0)).toBe('the sessions that looped, most looping first:')
-    expect(heading([session('a')], totals({ sessions: 3 }), 2)).toBe('the 1 session that looped most, of 3 (--top N or --all for more):')
-    expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined })).toBe([
-      'total: 1 session, 0 with loops',
-      '  0 tool calls, 0 tracked',
-      '  identical runs: 0 (longest 0), cycles: 0',
-      '  run lengths: none',
-      '  tools that loop most: none',
-      '  reminders: 0 in the logs, 0 with this config',
-      '  withheld results: 0 in the logs, 0 with this config',
-      '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
-      '  did the reminders work: no reminder or withheld result in the logs',
-      '',
-    ].map(shown).join('\n'))
+    expect(heading([session('a')], totals({ sessions: 3 }), 2)).toBe(
+      'the 1 session that looped most, of 3 (--top N or --all for more):',
+    )
+    expect(render({ total: totals(), sessions: [], hidden: 0, advice: undefined })).toBe(
+      [
+        'total: 1 session, 0 with loops',
+        '  0 tool calls, 0 tracked',
+        '  identical runs: 0 (longest 0), cycles: 0',
+        '  run lengths: none',
+        '  tools that loop most: none',
+        '  reminders: 0 in the logs, 0 with this config',
+        '  withheld results: 0 in the logs, 0 with this config',
+        '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
+        '  did the reminders work: no reminder or withheld result in the logs',
+        '',
+      ]
+        .map(shown)
+        .join('\n'),
+    )
   })
 
   it('ten tools are listed whole; an eleventh is counted', () => {
     const tools = (n: number) => Array.from({ length: n }, (_, i) => ({ tool: `t${i}`, runs: 1, repeatedCalls: 1 }))
-    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).toContain(`(1 run, 1 repeated call)\n`)
-    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).not.toContain('more')
-    expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, advice: undefined })).toContain('t9 (1 run, 1 repeated call), and 1 more\n')
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).toContain(
+      `(1 run, 1 repeated call)\n`,
+    )
+    expect(render({ total: totals({ tools: tools(10) }), sessions: [], hidden: 0, advice: undefined })).not.toContain(
+      'more',
+    )
+    expect(render({ total: totals({ tools: tools(11) }), sessions: [], hidden: 0, advice: undefined })).toContain(
+      't9 (1 run, 1 repeated call), and 1 more\n',
+    )
   })
 
   it('a session: its id, its parent, its file, its runs, cycles, reminders, and withheld results only when there are any', () => {
-    const out = render({ total: totals(), sessions: [session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] })], hidden: 0, advice: undefined })
-    expect(out).toContain([
-      'session child (subagent of parent)',
-      '  /sessions/p/child/session.jsonl',
-      '  3 tool calls, 3 tracked',
-      '  identical runs: grep {} × 3 from call 1',
-      '  cycle: grep → read × 3 from call 2',
-      '  tools that loop most: grep (1 run, 2 repeated calls)',
-      '  reminders in the log: none',
-      '  reminders with this config: after call 3 (grep × 3)',
-      '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
-    ].map(shown).join('\n'))
-    expect(render({ total: totals(), sessions: [session('b', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }] })], hidden: 0, advice: undefined }))
-      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
-    expect(render({ total: totals(), sessions: [session('c', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4, 5] })], hidden: 0, advice: undefined }))
-      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
-    expect(render({ total: totals(), sessions: [session('e', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4] })], hidden: 0, advice: undefined }))
-      .toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
-    expect(render({ total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }), sessions: [session('f', { recordedWithheld: [{ call: 4, denied: true, effect: 'changed' }], configWithheld: [4, 5], configDenied: [5] })], hidden: 0, advice: undefined }))
-      .toContain('  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n')
-    expect(render({ total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }), sessions: [], hidden: 0, advice: undefined }))
-      .toContain(`${shown('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)')}\n`)
-    expect(render({ total: totals(), sessions: [session('d', { runs: [], recordedReminders: [{ afterCall: 2, summary: 'a × 2', kind: 'short', effect: 'ended', repeatedResult: true }] })], hidden: 0, advice: undefined }))
-      .toContain('  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n')
+    const out = render({
+      total: totals(),
+      sessions: [
+        session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] }),
+      ],
+      hidden: 0,
+      advice: undefined,
+    })
+    expect(out).toContain(
+      [
+        'session child (subagent of parent)',
+        '  /sessions/p/child/session.jsonl',
+        '  3 tool calls, 3 tracked',
+        '  identical runs: grep {} × 3 from call 1',
+        '  cycle: grep → read × 3 from call 2',
+        '  tools that loop most: grep (1 run, 2 repeated calls)',
+        '  reminders in the log: none',
+        '  reminders with this config: after call 3 (grep × 3)',
+        '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
+      ]
+        .map(shown)
+        .join('\n'),
+    )
+    expect(
+      render({
+        total: totals(),
+        sessions: [session('b', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }] })],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
+    expect(
+      render({
+        total: totals(),
+        sessions: [
+          session('c', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4, 5] }),
+        ],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
+    expect(
+      render({
+        total: totals(),
+        sessions: [
+          session('e', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4] }),
+        ],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
+    expect(
+      render({
+        total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
+        sessions: [
+          session('f', {
+            recordedWithheld: [{ call: 4, denied: true, effect: 'changed' }],
+            configWithheld: [4, 5],
+            configDenied: [5],
+          }),
+        ],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain(
+      '  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n',
+    )
+    expect(
+      render({
+        total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
+        sessions: [],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain(
+      `${shown('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)')}\n`,
+    )
+    expect(
+      render({
+        total: totals(),
+        sessions: [
+          session('d', {
+            runs: [],
+            recordedReminders: [
+              { afterCall: 2, summary: 'a × 2', kind: 'short', effect: 'ended', repeatedResult: true },
+            ],
+          }),
+        ],
+        hidden: 0,
+        advice: undefined,
+      }),
+    ).toContain(
+      '  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n',
+    )
   })
 })
 
 describe('the text report, bounded', () => {
-  it('a session\'s lists show ten items, then how many more', () => {
-    const runs = Array.from({ length: 12 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
+  it("a session's lists show ten items, then how many more", () => {
+    const runs = Array.from({ length: 12 }, (_, i) => ({
+      tool: 'grep',
+      arguments: `{"p":${i}}`,
+      start: 2 * i + 1,
+      length: 2,
+    }))
     const cycles = Array.from({ length: 11 }, (_, i) => ({ tools: ['a', 'b'], start: i, length: 2 }))
     const reminders = Array.from({ length: 11 }, (_, i) => ({ afterCall: i + 2, summary: 'grep × 2' }))
-    const out = render({ total: totals(), sessions: [session('long', { runs, cycles, configReminders: reminders, configWithheld: Array.from({ length: 13 }, (_, i) => i + 1) })], hidden: 0, advice: undefined })
-    expect(out).toContain(`${shown(`  identical runs: ${runs.slice(0, 10).map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}; and 2 more`)}\n`)
+    const out = render({
+      total: totals(),
+      sessions: [
+        session('long', {
+          runs,
+          cycles,
+          configReminders: reminders,
+          configWithheld: Array.from({ length: 13 }, (_, i) => i + 1),
+        }),
+      ],
+      hidden: 0,
+      advice: undefined,
+    })
+    expect(out).toContain(
+      `${shown(
+        `  identical runs: ${runs
+          .slice(0, 10)
+          .map((r) => `grep ${r.arguments} × 2 from call ${r.start}`)
+          .join('; ')}; and 2 more`,
+      )}\n`,
+    )
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain('  and 1 more cycle\n')
-    expect(out).toContain(`${shown(`  reminders with this config: ${reminders.slice(0, 10).map((r) => `after call ${r.afterCall} (grep × 2)`).join(', ')}, and 1 more`)}\n`)
+    expect(out).toContain(
+      `${shown(
+        `  reminders with this config: ${reminders
+          .slice(0, 10)
+          .map((r) => `after call ${r.afterCall} (grep × 2)`)
+          .join(', ')}, and 1 more`,
+      )}\n`,
+    )
     expect(out).toContain('  withheld with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
   })
 
   it('exactly ten items are listed whole, with no "and 0 more"', () => {
-    const runs = Array.from({ length: 10 }, (_, i) => ({ tool: 'grep', arguments: `{"p":${i}}`, start: 2 * i + 1, length: 2 }))
+    const runs = Array.from({ length: 10 }, (_, i) => ({
+      tool: 'grep',
+      arguments: `{"p":${i}}`,
+      start: 2 * i + 1,
+      length: 2,
+    }))
     const cycles = Array.from({ length: 10 }, (_, i) => ({ tools: ['a', 'b'], start: i, length: 2 }))
     const out = render({ total: totals(), sessions: [session('ten', { runs, cycles })], hidden: 0, advice: undefined })
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
-    expect(out).toContain(`${shown(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}`)}\n  cycle: `)
+    expect(out).toContain(
+      `${shown(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}`)}\n  cycle: `,
+    )
     expect(out).not.toContain('more')
   })
 
   it('the tools repeated past most: ten, most reminders first', () => {
     const repeatedPast = Array.from({ length: 11 }, (_, i) => ({ tool: `t${i}`, reminders: 20 - i }))
-    const out = render({ total: totals({ recordedReminders: 1, effects: { ...totals().effects, short: { ...noEffects(), repeated: 1 } }, repeatedPast }), sessions: [], hidden: 0, advice: undefined })
-    expect(out).toContain(`${shown(`    repeated past most often: ${repeatedPast.slice(0, 10).map((t) => `${t.tool} (${t.reminders} reminders)`).join(', ')}`)}\n`)
+    const out = render({
+      total: totals({
+        recordedReminders: 1,
+        effects: { ...totals().effects, short: { ...noEffects(), repeated: 1 } },
+        repeatedPast,
+      }),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+    })
+    expect(out).toContain(
+      `${shown(
+        `    repeated past most often: ${repeatedPast
+          .slice(0, 10)
+          .map((t) => `${t.tool} (${t.reminders} reminders)`)
+          .join(', ')}`,
+      )}\n`,
+    )
   })
 })
 
 describe('the text report: did the reminders work', () => {
   it('a row for every kind recorded, and "none" when the model never repeated past one', () => {
-    const effects = { short: { ...noEffects(), ended: 1 }, detailed: noEffects(), cycle: { ...noEffects(), changed: 2 }, withheld: { ...noEffects(), ended: 1 } }
+    const effects = {
+      short: { ...noEffects(), ended: 1 },
+      detailed: noEffects(),
+      cycle: { ...noEffects(), changed: 2 },
+      withheld: { ...noEffects(), ended: 1 },
+    }
     // As many reminders as withheld results: the section is still there.
-    const out = render({ total: totals({ recordedReminders: 1, recordedWithheld: 1, effects }), sessions: [session('s', { configReminders: [] })], hidden: 0, advice: undefined })
-    expect(out).toContain([
-      '  did the reminders work (what the model did next):',
-      '    short reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
-      '    cycle reminders (2): 0 repeated, 0 waited, 0 relapsed, 2 changed, 0 ended',
-      '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
-      '    repeated past most often: none',
-      '',
-    ].map(shown).join('\n'))
+    const out = render({
+      total: totals({ recordedReminders: 1, recordedWithheld: 1, effects }),
+      sessions: [session('s', { configReminders: [] })],
+      hidden: 0,
+      advice: undefined,
+    })
+    expect(out).toContain(
+      [
+        '  did the reminders work (what the model did next):',
+        '    short reminders (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
+        '    cycle reminders (2): 0 repeated, 0 waited, 0 relapsed, 2 changed, 0 ended',
+        '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
+        '    repeated past most often: none',
+        '',
+      ]
+        .map(shown)
+        .join('\n'),
+    )
     expect(out).toContain('  reminders with this config: none\n')
   })
 
   it('the totals rank the tools repeated past by reminders, then by name', () => {
     const total = emptyTotals()
-    const repeated = (summary: string) => ({ afterCall: 3, summary, kind: 'short' as const, effect: 'repeated' as const, repeatedResult: true })
-    addToTotals(total, session('s', { recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')] }))
-    expect(total.repeatedPast).toEqual([{ tool: 'c', reminders: 2 }, { tool: 'a', reminders: 1 }, { tool: 'b', reminders: 1 }])
+    const repeated = (summary: string) => ({
+      afterCall: 3,
+      summary,
+      kind: 'short' as const,
+      effect: 'repeated' as const,
+      repeatedResult: true,
+    })
+    addToTotals(
+      total,
+      session('s', {
+        recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')],
+      }),
+    )
+    expect(total.repeatedPast).toEqual([
+      { tool: 'c', reminders: 2 },
+      { tool: 'a', reminders: 1 },
+      { tool: 'b', reminders: 1 },
+    ])
   })
 
   it('labeled episodes under --all: caught (after an early reminder too), missed (quiet or early), productive, unclear; an unknown latency', () => {
-    const labels = readLabels('l.jsonl', [
-      { session: 's', first: 1, last: 4, label: 'stuck', from: 2 },
-      { session: 's', first: 6, last: 9, label: 'busy-poll', from: 8 },
-      { session: 's', first: 11, last: 12, label: 'stuck', from: 12 },
-      { session: 's', first: 14, last: 15, label: 'stuck', from: 15 },
-      { session: 's', first: 17, last: 18, label: 'productive', from: null },
-      { session: 's', first: 20, last: 21, label: 'productive', from: null },
-      { session: 's', first: 23, last: 24, label: 'unclear', from: null },
-    ].map((l) => JSON.stringify(l)).join('\n'))
+    const labels = readLabels(
+      'l.jsonl',
+      [
+        { session: 's', first: 1, last: 4, label: 'stuck', from: 2 },
+        { session: 's', first: 6, last: 9, label: 'busy-poll', from: 8 },
+        { session: 's', first: 11, last: 12, label: 'stuck', from: 12 },
+        { session: 's', first: 14, last: 15, label: 'stuck', from: 15 },
+        { session: 's', first: 17, last: 18, label: 'productive', from: null },
+        { session: 's', first: 20, last: 21, label: 'productive', from: null },
+        { session: 's', first: 23, last: 24, label: 'unclear', from: null },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    )
     const scorer = new Scorer(labels)
     scorer.add('s', 24, { reminders: [2, 7, 9, 11, 17, 23], withheld: [] })
-    const text = render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: scorer.score(), episodes: scorer.episodes() }, episodes: true })
-    expect(text).toContain([
-      '  s calls 1–4 stuck from 2: caught at 2, 2 calls saved',
-      '  s calls 6–9 busy-poll from 8: caught at 9 (first reminder at 7, early), 0 calls saved',
-      '  s calls 11–12 stuck from 12: missed, first reminder at 11 (early)',
-      '  s calls 14–15 stuck from 15: missed',
-      '  s calls 17–18 productive: reminder at 17 (wrong)',
-      '  s calls 20–21 productive: no reminder',
-      '  s calls 23–24 unclear: reminder at 23',
-    ].map(shown).join('\n') + '\n')
+    const text = render({
+      total: totals(),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+      labels: { file: 'l.jsonl', score: scorer.score(), episodes: scorer.episodes() },
+      episodes: true,
+    })
+    expect(text).toContain(
+      [
+        '  s calls 1–4 stuck from 2: caught at 2, 2 calls saved',
+        '  s calls 6–9 busy-poll from 8: caught at 9 (first reminder at 7, early), 0 calls saved',
+        '  s calls 11–12 stuck from 12: missed, first reminder at 11 (early)',
+        '  s calls 14–15 stuck from 15: missed',
+        '  s calls 17–18 productive: reminder at 17 (wrong)',
+        '  s calls 20–21 productive: no reminder',
+        '  s calls 23–24 unclear: reminder at 23',
+      ]
+        .map(shown)
+        .join('\n') + '\n',
+    )
     // The score opens after a blank line, and counts every label.
-    expect(text).toContain('\n\nscored on labeled loops (l.jsonl: 7 episodes; 3 stuck, 1 busy-poll, 2 productive, 1 unclear):\n')
-    const quiet = new Scorer(readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })))
+    expect(text).toContain(
+      '\n\nscored on labeled loops (l.jsonl: 7 episodes; 3 stuck, 1 busy-poll, 2 productive, 1 unclear):\n',
+    )
+    const quiet = new Scorer(
+      readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })),
+    )
     quiet.add('s', 2, { reminders: [], withheld: [] })
     // Without --all, the episodes are not listed.
-    const summary = render({ total: totals(), sessions: [], hidden: 0, advice: undefined, labels: { file: 'l.jsonl', score: quiet.score(), episodes: quiet.episodes() } })
+    const summary = render({
+      total: totals(),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+      labels: { file: 'l.jsonl', score: quiet.score(), episodes: quiet.episodes() },
+    })
     expect(summary).toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
     expect(summary).not.toContain('s calls 1–2')
     // No reminder was judged, so there is no precision: a dash, not a number.
-    expect(summary).toContain('  recall 0.00 (stuck 0 of 1, busy-poll 0 of 0), precision – (0 right, 0 wrong), F1 0.00\n')
+    expect(summary).toContain(
+      '  recall 0.00 (stuck 0 of 1, busy-poll 0 of 0), precision – (0 right, 0 wrong), F1 0.00\n',
+    )
   })
 })
 
@@ -214,14 +435,38 @@ describe('the text report fits 100 columns', () => {
   })
 
   it('a word longer than a line is cut inside; a line of spaces then a long word too', () => {
-    expect(wrap('/a/very/long/path/without/spaces', 12)).toEqual(['/a/very/long', '    /path/wi', '    thout/sp', '    aces'])
+    expect(wrap('/a/very/long/path/without/spaces', 12)).toEqual([
+      '/a/very/long',
+      '    /path/wi',
+      '    thout/sp',
+      '    aces',
+    ])
     expect(wrap('  /a/very/long/path', 10)).toEqual(['  /a/very/', '      long', '      /pat', '      h'])
   })
 
   it('numbers are grouped and nouns agree with them', () => {
-    const out = render({ total: totals({ toolCalls: 1, trackedCalls: 1, cost: { ...emptyTotals().cost, calls: 1, argumentChars: 1, resultChars: 2_492_860, responses: 1, inputTokens: 1_234_567, outputTokens: 1_000 } }), sessions: [], hidden: 0, advice: undefined })
+    const out = render({
+      total: totals({
+        toolCalls: 1,
+        trackedCalls: 1,
+        cost: {
+          ...emptyTotals().cost,
+          calls: 1,
+          argumentChars: 1,
+          resultChars: 2_492_860,
+          responses: 1,
+          inputTokens: 1_234_567,
+          outputTokens: 1_000,
+        },
+      }),
+      sessions: [],
+      hidden: 0,
+      advice: undefined,
+    })
     expect(out).toContain('  1 tool call, 1 tracked\n')
-    expect(out).toContain(`${shown('  cost of looping: 1 repeated call carrying 1 character of arguments and 2,492,860 of results; 1 model response using 1,234,567 input and 1,000 output tokens')}\n`)
+    expect(out).toContain(
+      `${shown('  cost of looping: 1 repeated call carrying 1 character of arguments and 2,492,860 of results; 1 model response using 1,234,567 input and 1,000 output tokens')}\n`,
+    )
     expect(out.split('\n').every((line) => line.length <= WIDTH)).toBe(true)
   })
 })

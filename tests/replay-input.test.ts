@@ -15,7 +15,11 @@ const LOOP = turns(GREP, GREP, GREP)
 
 /** A sessions root with two good sessions and one more, `bad`, to damage; all written by the real JSONL writer. */
 async function rootWithBad(compression: 'none' | 'zstd' = 'none') {
-  const root = await writeSessions(compression, [{ id: 'good-a', script: LOOP }, { id: 'bad', script: LOOP }, { id: 'good-b', script: LOOP }])
+  const root = await writeSessions(compression, [
+    { id: 'good-a', script: LOOP },
+    { id: 'bad', script: LOOP },
+    { id: 'good-b', script: LOOP },
+  ])
   const suffix = compression === 'zstd' ? 'session.jsonl.zstd' : 'session.jsonl'
   return { root, bad: join(root, '_no-cwd', 'bad', suffix) }
 }
@@ -32,46 +36,137 @@ async function edit(file: string, marker: string | string[], change: (line: stri
 
 describe('replay: every bad input is contained to itself', () => {
   it.each<[string, string | string[], (line: string) => string, string]>([
-    ['a tool result whose call is missing', '"type":"tool/call"', (l) => l.replace('"callId":"call-1-1"', '"callId":"call-1-X"'), 'tool result (event 13) for call "call-1-1", which the log never made'],
-    ['a call with no arguments', '"type":"tool/call"', (l) => l.replace(/,"arguments":"[^}]*}"/, ''), 'tool call "call-1-1" (event 12) has no arguments text'],
-    ['arguments given as a number', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":7'), 'tool call "call-1-1" (event 12) has no arguments text'],
-    ['arguments given as an object', '"type":"tool/call"', (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":{"pattern":"x"}'), 'tool call "call-1-1" (event 12) has no arguments text'],
-    ['a call with no tool name', '"type":"tool/call"', (l) => l.replace(',"name":"grep"', ''), 'tool call "call-1-1" (event 12) has no tool name'],
-    ['a call with no call id', '"type":"tool/call"', (l) => l.replace('"callId":"call-1-1",', ''), 'tool call (event 12) has no call id'],
-    ['a call event with no data', '"type":"tool/call"', (l) => l.replace(/,"data":\{.*\}\}$/, '}'), 'tool/call (event 12) carries no data'],
-    ['a result that names no call', '"type":"tool/result"', (l) => l.replace('"toolCallId":"call-1-1"', '"toolCallId":7'), 'tool result (event 13) names no call it answers'],
-    ['a result with no content list', '"type":"tool/result"', (l) => l.replace('"content":[{"type":"text","text":"no match for x"}]', '"content":"no match"'), 'tool result (event 13) for call "call-1-1" has no content list'],
-    ['a header whose id is a number', '"type":"session"', (l) => l.replace('"id":"bad"', '"id":5'), 'corrupt session log: first line is not a session header'],
-    ['a header whose parentSession is a number', '"type":"session"', (l) => l.replace('"id":"bad"', '"id":"bad","parentSession":7'), 'its header names a parent session that is not an id'],
-    ['a reminder whose summary is missing', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/,"summary":"[^"]*"/, ''), 'reminder (event 43) from repeat-tool-reminder has no summary text'],
-    ['a reminder whose summary is not text', ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":3'), 'reminder (event 43) from repeat-tool-reminder has no summary text'],
-    ['a user message with no source', ['"type":"user/message"', '"kind":"user"'], (l) => l.replace(',"source":{"kind":"user"}', ''), 'user message (event 4) has no source or no content list'],
-    ['a response whose usage is not token counts', '"type":"assistant/message"', (l) => l.replace('"message":', '"usage":{"inputTokens":"many"},"message":'), 'model response (event 11) has a usage that is not token counts'],
-  ])('%s: one line naming the file and the reason, every other session reported, exit 1', async (_label, marker, change, why) => {
-    const { root, bad } = await rootWithBad()
-    await edit(bad, marker, change)
-    const { status, err, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(err).toBe(`repeat-tool-reminder replay: ${bad}: ${why}\n`)
-    expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
-    expect(report.total).toMatchObject({ sessions: 2, runs: 2 })
-  })
+    [
+      'a tool result whose call is missing',
+      '"type":"tool/call"',
+      (l) => l.replace('"callId":"call-1-1"', '"callId":"call-1-X"'),
+      'tool result (event 13) for call "call-1-1", which the log never made',
+    ],
+    [
+      'a call with no arguments',
+      '"type":"tool/call"',
+      (l) => l.replace(/,"arguments":"[^}]*}"/, ''),
+      'tool call "call-1-1" (event 12) has no arguments text',
+    ],
+    [
+      'arguments given as a number',
+      '"type":"tool/call"',
+      (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":7'),
+      'tool call "call-1-1" (event 12) has no arguments text',
+    ],
+    [
+      'arguments given as an object',
+      '"type":"tool/call"',
+      (l) => l.replace(/"arguments":"[^}]*}"/, '"arguments":{"pattern":"x"}'),
+      'tool call "call-1-1" (event 12) has no arguments text',
+    ],
+    [
+      'a call with no tool name',
+      '"type":"tool/call"',
+      (l) => l.replace(',"name":"grep"', ''),
+      'tool call "call-1-1" (event 12) has no tool name',
+    ],
+    [
+      'a call with no call id',
+      '"type":"tool/call"',
+      (l) => l.replace('"callId":"call-1-1",', ''),
+      'tool call (event 12) has no call id',
+    ],
+    [
+      'a call event with no data',
+      '"type":"tool/call"',
+      (l) => l.replace(/,"data":\{.*\}\}$/, '}'),
+      'tool/call (event 12) carries no data',
+    ],
+    [
+      'a result that names no call',
+      '"type":"tool/result"',
+      (l) => l.replace('"toolCallId":"call-1-1"', '"toolCallId":7'),
+      'tool result (event 13) names no call it answers',
+    ],
+    [
+      'a result with no content list',
+      '"type":"tool/result"',
+      (l) => l.replace('"content":[{"type":"text","text":"no match for x"}]', '"content":"no match"'),
+      'tool result (event 13) for call "call-1-1" has no content list',
+    ],
+    [
+      'a header whose id is a number',
+      '"type":"session"',
+      (l) => l.replace('"id":"bad"', '"id":5'),
+      'corrupt session log: first line is not a session header',
+    ],
+    [
+      'a header whose parentSession is a number',
+      '"type":"session"',
+      (l) => l.replace('"id":"bad"', '"id":"bad","parentSession":7'),
+      'its header names a parent session that is not an id',
+    ],
+    [
+      'a reminder whose summary is missing',
+      ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'],
+      (l) => l.replace(/,"summary":"[^"]*"/, ''),
+      'reminder (event 43) from repeat-tool-reminder has no summary text',
+    ],
+    [
+      'a reminder whose summary is not text',
+      ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'],
+      (l) => l.replace(/"summary":"[^"]*"/, '"summary":3'),
+      'reminder (event 43) from repeat-tool-reminder has no summary text',
+    ],
+    [
+      'a user message with no source',
+      ['"type":"user/message"', '"kind":"user"'],
+      (l) => l.replace(',"source":{"kind":"user"}', ''),
+      'user message (event 4) has no source or no content list',
+    ],
+    [
+      'a response whose usage is not token counts',
+      '"type":"assistant/message"',
+      (l) => l.replace('"message":', '"usage":{"inputTokens":"many"},"message":'),
+      'model response (event 11) has a usage that is not token counts',
+    ],
+  ])(
+    '%s: one line naming the file and the reason, every other session reported, exit 1',
+    async (_label, marker, change, why) => {
+      const { root, bad } = await rootWithBad()
+      await edit(bad, marker, change)
+      const { status, err, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(err).toBe(`repeat-tool-reminder replay: ${bad}: ${why}\n`)
+      expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
+      expect(report.total).toMatchObject({ sessions: 2, runs: 2 })
+    },
+  )
 
   it('the text report survives every one of those beside good sessions: no stack trace, every good session reported', async () => {
     const { root, bad } = await rootWithBad()
-    await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) => l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'))
+    await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) =>
+      l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'),
+    )
     const { status, out, err } = await runReplay(['replay', root])
     expect(status).toBe(1)
-    expect(err).toBe(`repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`)
+    expect(err).toBe(
+      `repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`,
+    )
     expect(out).toMatch(/^total: 2 sessions, 2 with loops\n/)
   })
 
   it('on a terminal, the progress line is cleared before an error line is written', async () => {
-    const root = await writeSessions('none', ['a', 'b', 'bad', 'c', 'd', 'e'].map((id) => ({ id, script: LOOP })))
+    const root = await writeSessions(
+      'none',
+      ['a', 'b', 'bad', 'c', 'd', 'e'].map((id) => ({ id, script: LOOP })),
+    )
     await writeFile(join(root, '_no-cwd', 'bad', 'session.jsonl'), 'garbage\n')
     const { err } = await runReplay(['replay', root, '--json'], true)
     const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
-    expect(err.startsWith('\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 sessions\r\u001b[2Krepeat-tool-reminder replay: ' + bad + ': ')).toBe(true)
+    expect(
+      err.startsWith(
+        '\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 sessions\r\u001b[2Krepeat-tool-reminder replay: ' +
+          bad +
+          ': ',
+      ),
+    ).toBe(true)
     expect(err.endsWith('\rreplaying 6/6 sessions\n')).toBe(true)
   })
 
@@ -84,13 +179,22 @@ describe('replay: every bad input is contained to itself', () => {
     expect(report.sessions.map((s) => s.file)).toEqual([join(root, '_no-cwd', 'one', 'session.jsonl')])
   })
 
-  it('a session folder holding both encodings is reported, as dsh\'s backend refuses it, and neither log is replayed', async () => {
-    const root = await writeSessions('none', [{ id: 'both', script: LOOP }, { id: 'fine', script: LOOP }])
+  it("a session folder holding both encodings is reported, as dsh's backend refuses it, and neither log is replayed", async () => {
+    const root = await writeSessions('none', [
+      { id: 'both', script: LOOP },
+      { id: 'fine', script: LOOP },
+    ])
     const folder = join(root, '_no-cwd', 'both')
     await cp(join(folder, 'session.jsonl'), join(folder, 'session.jsonl.zstd'))
     const { status, report } = await runReplayJson([root])
     expect(status).toBe(1)
-    expect(report.errors).toEqual([{ path: folder, reason: 'holds both session.jsonl and session.jsonl.zstd; dsh\'s JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)' }])
+    expect(report.errors).toEqual([
+      {
+        path: folder,
+        reason:
+          "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)",
+      },
+    ])
     expect(report.sessions.map((s) => s.id)).toEqual(['fine'])
   })
 
@@ -119,16 +223,24 @@ describe('replay: every bad input is contained to itself', () => {
     await writeFile(join(root, '_no-cwd', 'notes.jsonl'), 'not a session\n')
     const { status, err, report } = await runReplayJson([root])
     expect(status).toBe(1)
-    expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`)
+    expect(err).toBe(
+      `repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`,
+    )
     expect(report.sessions.map((s) => s.id)).toEqual(['good'])
   })
 
   it('a renamed session folder is still replayed, and its neighbours too', async () => {
-    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
+    const root = await writeSessions('none', [
+      { id: 'a', script: LOOP },
+      { id: 'b', script: LOOP },
+    ])
     await rename(join(root, '_no-cwd', 'a'), join(root, '_no-cwd', 'renamed'))
     const { status, report } = await runReplayJson([root])
     expect(status).toBe(0)
-    expect(report.sessions.map((s) => [s.id, s.file])).toEqual([['b', join(root, '_no-cwd', 'b', 'session.jsonl')], ['a', join(root, '_no-cwd', 'renamed', 'session.jsonl')]])
+    expect(report.sessions.map((s) => [s.id, s.file])).toEqual([
+      ['b', join(root, '_no-cwd', 'b', 'session.jsonl')],
+      ['a', join(root, '_no-cwd', 'renamed', 'session.jsonl')],
+    ])
   })
 
   it('a FIFO named session.jsonl is reported, never opened: nothing hangs', async () => {
@@ -147,12 +259,19 @@ describe('replay: every bad input is contained to itself', () => {
   })
 
   it('symlinks are not followed when searching a folder: a loop is no trap, a linked log is not read', async () => {
-    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }, { id: 'c', script: LOOP }])
+    const root = await writeSessions('none', [
+      { id: 'a', script: LOOP },
+      { id: 'b', script: LOOP },
+      { id: 'c', script: LOOP },
+    ])
     await symlink(root, join(root, '_no-cwd', 'loop'))
     await symlink(join(root, '_no-cwd', 'a', 'session.jsonl'), join(root, '_no-cwd', 'b', 'session.jsonl.zstd'))
     const outside = await writeSessions('none', [{ id: 'outside', script: LOOP }])
     await mkdir(join(root, '_no-cwd', 'linked'))
-    await symlink(join(outside, '_no-cwd', 'outside', 'session.jsonl'), join(root, '_no-cwd', 'linked', 'session.jsonl'))
+    await symlink(
+      join(outside, '_no-cwd', 'outside', 'session.jsonl'),
+      join(root, '_no-cwd', 'linked', 'session.jsonl'),
+    )
     const { status, err, report } = await runReplayJson([root])
     expect([status, err]).toEqual([0, ''])
     expect(report.sessions.map((s) => s.id)).toEqual(['a', 'b', 'c'])
@@ -205,27 +324,37 @@ describe('replay: every bad input is contained to itself', () => {
   })
 
   // Needs root to switch users, and a process of its own (vitest's forks; not worker threads, as under Stryker).
-  it.runIf(process.geteuid?.() === 0 && isMainThread)('a folder that cannot be listed is reported; the folders beside it are still searched', async () => {
-    const root = await writeSessions('none', [{ id: 'a', script: LOOP }, { id: 'b', script: LOOP }])
-    const only = await scratch('only')
-    const locked = join(only, 'locked')
-    await mkdir(locked)
-    // As an ordinary user (root lists any folder): every path readable but two folders.
-    await promisify(execFile)('chmod', ['-R', 'a+rX', root, only])
-    await chmod(join(root, '_no-cwd', 'b'), 0o000)
-    await chmod(locked, 0o000)
-    process.seteuid!(65534)
-    try {
-      const { status, err, report } = await runReplayJson([root])
-      expect(status).toBe(1)
-      expect(err).toBe(`repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: permission denied: this user may not read it\n`)
-      expect(report.sessions.map((s) => s.id)).toEqual(['a'])
-      // A folder whose only content cannot be listed: that is the reason, not also "no session log below it".
-      expect((await runReplay(['replay', only])).err).toBe(`repeat-tool-reminder replay: ${locked}: permission denied: this user may not read it\n`)
-    } finally {
-      process.seteuid!(0)
-    }
-  })
+  it.runIf(process.geteuid?.() === 0 && isMainThread)(
+    'a folder that cannot be listed is reported; the folders beside it are still searched',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'a', script: LOOP },
+        { id: 'b', script: LOOP },
+      ])
+      const only = await scratch('only')
+      const locked = join(only, 'locked')
+      await mkdir(locked)
+      // As an ordinary user (root lists any folder): every path readable but two folders.
+      await promisify(execFile)('chmod', ['-R', 'a+rX', root, only])
+      await chmod(join(root, '_no-cwd', 'b'), 0o000)
+      await chmod(locked, 0o000)
+      process.seteuid!(65534)
+      try {
+        const { status, err, report } = await runReplayJson([root])
+        expect(status).toBe(1)
+        expect(err).toBe(
+          `repeat-tool-reminder replay: ${join(root, '_no-cwd', 'b')}: permission denied: this user may not read it\n`,
+        )
+        expect(report.sessions.map((s) => s.id)).toEqual(['a'])
+        // A folder whose only content cannot be listed: that is the reason, not also "no session log below it".
+        expect((await runReplay(['replay', only])).err).toBe(
+          `repeat-tool-reminder replay: ${locked}: permission denied: this user may not read it\n`,
+        )
+      } finally {
+        process.seteuid!(0)
+      }
+    },
+  )
 
   it('bytes that are not UTF-8 in a result are survived', async () => {
     const { root, bad } = await rootWithBad()
@@ -242,31 +371,83 @@ describe('replay: every bad input is contained to itself', () => {
 
 describe('replay: what a path is, said as a sentence', () => {
   it.each<[string, unknown, string]>([
-    ['a missing path', { code: 'ENOENT', message: "ENOENT: no such file or directory, stat '/x'" }, 'no such file or directory'],
-    ['a folder this user may not list', { code: 'EACCES', message: "EACCES: permission denied, scandir '/x'" }, 'permission denied: this user may not read it'],
-    ['an operation not permitted', { code: 'EPERM', message: 'EPERM: …' }, 'operation not permitted: this user may not read it'],
-    ['a file in the middle of the path', { code: 'ENOTDIR', message: 'ENOTDIR: …' }, 'a part of the path is not a folder'],
+    [
+      'a missing path',
+      { code: 'ENOENT', message: "ENOENT: no such file or directory, stat '/x'" },
+      'no such file or directory',
+    ],
+    [
+      'a folder this user may not list',
+      { code: 'EACCES', message: "EACCES: permission denied, scandir '/x'" },
+      'permission denied: this user may not read it',
+    ],
+    [
+      'an operation not permitted',
+      { code: 'EPERM', message: 'EPERM: …' },
+      'operation not permitted: this user may not read it',
+    ],
+    [
+      'a file in the middle of the path',
+      { code: 'ENOTDIR', message: 'ENOTDIR: …' },
+      'a part of the path is not a folder',
+    ],
     ['a symlink loop', { code: 'ELOOP', message: 'ELOOP: …' }, 'too many symbolic links in a row'],
     ['a path too long', { code: 'ENAMETOOLONG', message: 'ENAMETOOLONG: …' }, 'the path is too long'],
     ['too many open files', { code: 'EMFILE', message: 'EMFILE: …' }, 'too many files open at once'],
     ['a disk error', { code: 'EIO', message: 'EIO: …' }, 'the disk could not be read (an I/O error)'],
     ['another file system error', { code: 'EXDEV', message: 'EXDEV: …' }, 'it cannot be read (EXDEV)'],
-    ['an error that is not the file system\'s', { code: 'ERR_SOMETHING', message: 'the backend says no' }, 'the backend says no'],
+    [
+      "an error that is not the file system's",
+      { code: 'ERR_SOMETHING', message: 'the backend says no' },
+      'the backend says no',
+    ],
     ['an error with no code', new Error('corrupt log'), 'corrupt log'],
   ])('%s', (_label, error, expected) => {
     expect(reason(error)).toBe(expected)
   })
 
   it.each<[string, string | Buffer, string]>([
-    ['a plain log under another name', '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n{"type":"x"}\n', 'its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session\'s log under that name): rename it'],
-    ['a zstd log under another name', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]), 'its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session\'s log under that name): rename it'],
-    ['one line of JSON that is no header, without a newline', '{"type":"other"}', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
-    ['text that is not JSON', 'hello\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
-    ['JSON that is no object', 'null\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    [
+      'a plain log under another name',
+      '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n{"type":"x"}\n',
+      "its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session's log under that name): rename it",
+    ],
+    [
+      'a zstd log under another name',
+      Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]),
+      "its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session's log under that name): rename it",
+    ],
+    [
+      'one line of JSON that is no header, without a newline',
+      '{"type":"other"}',
+      'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)',
+    ],
+    [
+      'text that is not JSON',
+      'hello\n',
+      'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)',
+    ],
+    [
+      'JSON that is no object',
+      'null\n',
+      'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)',
+    ],
     ['three bytes', 'abc', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
-    ['the zstd magic number alone, four bytes', Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), 'its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session\'s log under that name): rename it'],
-    ['a header line alone, without a newline', '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}', 'its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session\'s log under that name): rename it'],
-    ['a blank line, then a header: a log opens with its header', '\n{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n', 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'],
+    [
+      'the zstd magic number alone, four bytes',
+      Buffer.from([0x28, 0xb5, 0x2f, 0xfd]),
+      "its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session's log under that name): rename it",
+    ],
+    [
+      'a header line alone, without a newline',
+      '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}',
+      "its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session's log under that name): rename it",
+    ],
+    [
+      'a blank line, then a header: a log opens with its header',
+      '\n{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n',
+      'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)',
+    ],
   ])('a file of another name: %s', async (_label, content, expected) => {
     const file = join(await scratch('misnamed'), 'full.jsonl')
     await writeFile(file, content)
@@ -286,12 +467,13 @@ describe('replay: a named path that is no regular file and no log', () => {
     expect(await open()).toBe(before)
   })
 
-
   it('a FIFO of another name is not opened to see what it holds: nothing hangs', async () => {
     const fifo = join(await scratch('fifo'), 'pipe.jsonl')
     await promisify(execFile)('mkfifo', [fifo])
     const { status, err } = await runReplay(['replay', fifo])
     expect(status).toBe(1)
-    expect(err).toBe(`repeat-tool-reminder replay: ${fifo}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)\n`)
+    expect(err).toBe(
+      `repeat-tool-reminder replay: ${fifo}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)\n`,
+    )
   })
 })

@@ -12,7 +12,10 @@ import { turns } from './support/calls.ts'
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
-const big = (i: number): ScriptedCall => ({ name: 'write_file', args: { path: `f${i}.ts`, content: 'x'.repeat(200_000) } })
+const big = (i: number): ScriptedCall => ({
+  name: 'write_file',
+  args: { path: `f${i}.ts`, content: 'x'.repeat(200_000) },
+})
 
 /** `copies` project folders, each a copy of the same recorded sessions. */
 async function copies(source: string, count: number): Promise<string> {
@@ -36,7 +39,10 @@ async function peakHeap(root: string): Promise<number> {
 describe('replay memory', () => {
   it('the heap while replaying 20 copies of a session set stays within a small margin of 2 copies: nothing is kept per session', async () => {
     // Each session carries about 1 MB of arguments and results, so keeping any of it per session would show.
-    const source = await writeSessions('none', Array.from({ length: 3 }, (_, s) => ({ id: `s${s}`, script: turns(big(s), big(s), big(s), big(s), big(s)) })))
+    const source = await writeSessions(
+      'none',
+      Array.from({ length: 3 }, (_, s) => ({ id: `s${s}`, script: turns(big(s), big(s), big(s), big(s), big(s)) })),
+    )
     const two = await copies(source, 2)
     const twenty = await copies(source, 20)
     await peakHeap(two)

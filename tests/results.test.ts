@@ -1,21 +1,54 @@
 import { describe, expect, it } from 'vitest'
 import { jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
 
-const SPILL = (locator: string) => `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
+const SPILL = (locator: string) =>
+  `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
 
-describe('dsh\'s locators, masked', () => {
+describe("dsh's locators, masked", () => {
   it.each<[string, string, string]>([
-    ['the spill policy\'s notice', SPILL('/tmp/s/session-1/df99-bash.txt'), 'head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: )'],
-    ['glob\'s notice', 'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: /tmp/x-glob.txt. Use read.)', 'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: )'],
-    ['grep\'s notice', 'a.ts\n  Line 1: x\n\n(Full grep result stored at: /tmp/x-grep.txt. Use read.)', 'a.ts\n  Line 1: x\n\n(Full grep result stored at: )'],
-    ['bash\'s cut stream', '19999\n20000\n[output truncated; full output: /tmp/d/dsh-subprocess-1-ab-stdout.log]\n[exit code: 1]', '19999\n20000\n[output truncated; full output: ]\n[exit code: 1]'],
-    ['a cut stream at the end', 'x\n[output truncated; full output: (unavailable)]', 'x\n[output truncated; full output: ]'],
-    ['both streams cut', 'o\n[output truncated; full output: /a]\n[stderr]\ne\n[output truncated; full output: /b]', 'o\n[output truncated; full output: ]\n[stderr]\ne\n[output truncated; full output: ]'],
-    ['a background read that lost output', 'tail\n[some output was dropped from memory; full output: /a.log, /b.log]', 'tail\n[some output was dropped from memory; full output: ]'],
+    [
+      "the spill policy's notice",
+      SPILL('/tmp/s/session-1/df99-bash.txt'),
+      'head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: )',
+    ],
+    [
+      "glob's notice",
+      'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: /tmp/x-glob.txt. Use read.)',
+      'a.ts\nb.ts\n\n(Showing 2 of 9 paths. Full sorted result stored at: )',
+    ],
+    [
+      "grep's notice",
+      'a.ts\n  Line 1: x\n\n(Full grep result stored at: /tmp/x-grep.txt. Use read.)',
+      'a.ts\n  Line 1: x\n\n(Full grep result stored at: )',
+    ],
+    [
+      "bash's cut stream",
+      '19999\n20000\n[output truncated; full output: /tmp/d/dsh-subprocess-1-ab-stdout.log]\n[exit code: 1]',
+      '19999\n20000\n[output truncated; full output: ]\n[exit code: 1]',
+    ],
+    [
+      'a cut stream at the end',
+      'x\n[output truncated; full output: (unavailable)]',
+      'x\n[output truncated; full output: ]',
+    ],
+    [
+      'both streams cut',
+      'o\n[output truncated; full output: /a]\n[stderr]\ne\n[output truncated; full output: /b]',
+      'o\n[output truncated; full output: ]\n[stderr]\ne\n[output truncated; full output: ]',
+    ],
+    [
+      'a background read that lost output',
+      'tail\n[some output was dropped from memory; full output: /a.log, /b.log]',
+      'tail\n[some output was dropped from memory; full output: ]',
+    ],
     ['a background start', 'started background job bash-7', 'started background job '],
     ['a notice that is the whole text', ' result stored at: /s/x.txt. Use read.)', ' result stored at: )'],
     ['a marker with nothing but its bracket', '[output truncated; full output: ]', '[output truncated; full output: ]'],
-    ['bash\'s marker inside a spilled result', '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: /s. Use read.)', '1\n[output truncated; full output: ]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: )'],
+    [
+      "bash's marker inside a spilled result",
+      '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: /s. Use read.)',
+      '1\n[output truncated; full output: ]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: )',
+    ],
   ])('%s', (_label, text, masked) => {
     expect(maskLocators(text)).toBe(masked)
   })
@@ -39,8 +72,9 @@ describe('dsh\'s locators, masked', () => {
   })
 
   it('a bad marker line before a good one: the good one is masked, the bad one kept', () => {
-    expect(maskLocators('[output truncated; full output: /a x\n[output truncated; full output: /b]'))
-      .toBe('[output truncated; full output: /a x\n[output truncated; full output: ]')
+    expect(maskLocators('[output truncated; full output: /a x\n[output truncated; full output: /b]')).toBe(
+      '[output truncated; full output: /a x\n[output truncated; full output: ]',
+    )
   })
 
   it('an outcome keeps its error flag and non-text blocks, and its content object when nothing is masked', () => {
@@ -49,7 +83,10 @@ describe('dsh\'s locators, masked', () => {
     const image = { type: 'image' as const, mediaType: 'image/png', data: 'AA' }
     const spilled = [image, { type: 'text' as const, text: SPILL('/x') }, { type: 'text' as const, text: 'kept' }]
     const masked = outcome('bash', {}, true, spilled as never)
-    expect(masked).toEqual({ isError: true, content: [image, { type: 'text', text: maskLocators(SPILL('/x')) }, { type: 'text', text: 'kept' }] })
+    expect(masked).toEqual({
+      isError: true,
+      content: [image, { type: 'text', text: maskLocators(SPILL('/x')) }, { type: 'text', text: 'kept' }],
+    })
     expect((masked.content as unknown[])[0]).toBe(image)
     expect(spilled[1]).toEqual({ type: 'text', text: SPILL('/x') })
   })
@@ -67,7 +104,7 @@ describe('dsh\'s locators, masked', () => {
   })
 })
 
-describe('a read of a background job: its outcome is the job\'s status while it runs', () => {
+describe("a read of a background job: its outcome is the job's status while it runs", () => {
   const text = (t: string) => [{ type: 'text' as const, text: t }]
 
   it.each<[string, string, string | undefined]>([
@@ -81,13 +118,37 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     ['a status the job printed, then more output', '[status: running]\nstill going', undefined],
     ['a status line not closed', 'x\n[status: running', undefined],
     ['no status line', 'plain output', undefined],
-    ['a spilled read: the status line before the spill notice', 'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted result stored at: spill://s/1. Read it with read.)', 'running'],
-    ['a spilled read of a finished job', 'xx\n[status: completed, exit code: 0]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y)', 'completed'],
-    ['a notice after one line break only, after a line that would read as a status one character shorter', 'x\n[status: running]]\n(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
-    ['a notice after one line break only is the last line itself', 'x\n[status: running]\n(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
+    [
+      'a spilled read: the status line before the spill notice',
+      'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted result stored at: spill://s/1. Read it with read.)',
+      'running',
+    ],
+    [
+      'a spilled read of a finished job',
+      'xx\n[status: completed, exit code: 0]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y)',
+      'completed',
+    ],
+    [
+      'a notice after one line break only, after a line that would read as a status one character shorter',
+      'x\n[status: running]]\n(Omitted 9 bytes. Full formatted result stored at: x. y)',
+      undefined,
+    ],
+    [
+      'a notice after one line break only is the last line itself',
+      'x\n[status: running]\n(Omitted 9 bytes. Full formatted result stored at: x. y)',
+      undefined,
+    ],
     ['a last line in parentheses that is no spill notice', 'x\n[status: running]\n\n(no new output)', undefined],
-    ['a notice line not closed', 'x\n[status: running]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y', undefined],
-    ['a notice line that does not open with a parenthesis', 'x\n[status: running]\n\nOmitted 9 bytes. Full formatted result stored at: x. y)', undefined],
+    [
+      'a notice line not closed',
+      'x\n[status: running]\n\n(Omitted 9 bytes. Full formatted result stored at: x. y',
+      undefined,
+    ],
+    [
+      'a notice line that does not open with a parenthesis',
+      'x\n[status: running]\n\nOmitted 9 bytes. Full formatted result stored at: x. y)',
+      undefined,
+    ],
     ['a spill notice alone', '(Omitted 9 bytes. Full formatted result stored at: x. y)', undefined],
   ])('%s', (_label, body, status) => {
     expect(jobStatus(text(body))).toBe(status)
@@ -110,28 +171,51 @@ describe('a read of a background job: its outcome is the job\'s status while it 
     expect(sameOutcome(read('killing\n[status: stopping]'), read('(no new output)\n[status: stopping]'))).toBe(true)
     expect(sameOutcome(read('step 1\n[status: running]'), read('done\n[status: completed]'))).toBe(false)
     expect(read('done\n[status: completed]')).toEqual({ isError: false, content: text('done\n[status: completed]') })
-    expect(sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]'))).toBe(true)
+    expect(
+      sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]')),
+    ).toBe(true)
   })
 
   it('a read that waits is never the same outcome as another; an error and another tool are read as any result', () => {
-    const waited = outcome('job_output', { job_id: 'bash-1', wait: true }, false, text('(no new output)\n[status: running]'))
+    const waited = outcome(
+      'job_output',
+      { job_id: 'bash-1', wait: true },
+      false,
+      text('(no new output)\n[status: running]'),
+    )
     expect(waited).toEqual({ isError: false, content: undefined, waited: true })
     expect(sameOutcome(waited, waited)).toBe(false)
     expect(sameOutcome(undefined, waited)).toBe(false)
     expect(sameOutcome(waited, undefined)).toBe(false)
     expect(sameOutcome(undefined, undefined)).toBe(true)
-    expect(outcome('job_output', { job_id: 'bash-1', wait: 'yes' }, false, text('x\n[status: running]')).running).toBe('running')
+    expect(outcome('job_output', { job_id: 'bash-1', wait: 'yes' }, false, text('x\n[status: running]')).running).toBe(
+      'running',
+    )
     expect(outcome('job_output', 'raw', false, text('x\n[status: running]')).running).toBe('running')
-    expect(outcome('job_output', { job_id: 'bash-1' }, true, text('x\n[status: running]'))).toEqual({ isError: true, content: text('x\n[status: running]') })
-    expect(outcome('bash', { command: 'cat log' }, false, text('x\n[status: running]'))).toEqual({ isError: false, content: text('x\n[status: running]') })
+    expect(outcome('job_output', { job_id: 'bash-1' }, true, text('x\n[status: running]'))).toEqual({
+      isError: true,
+      content: text('x\n[status: running]'),
+    })
+    expect(outcome('bash', { command: 'cat log' }, false, text('x\n[status: running]'))).toEqual({
+      isError: false,
+      content: text('x\n[status: running]'),
+    })
   })
 })
 
 describe('a poll turned into a wait', () => {
   it.each<[string, [string, unknown, string, unknown], boolean]>([
-    ['the same job, then with wait: true', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'j', wait: true }], true],
+    [
+      'the same job, then with wait: true',
+      ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'j', wait: true }],
+      true,
+    ],
     ['another job', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'k', wait: true }], false],
-    ['a read that waited already', ['job_output', { job_id: 'j', wait: true }, 'job_output', { job_id: 'j', wait: true }], false],
+    [
+      'a read that waited already',
+      ['job_output', { job_id: 'j', wait: true }, 'job_output', { job_id: 'j', wait: true }],
+      false,
+    ],
     ['a next read that does not wait', ['job_output', { job_id: 'j' }, 'job_output', { job_id: 'j' }], false],
     ['another tool first', ['bash', { job_id: 'j' }, 'job_output', { job_id: 'j', wait: true }], false],
     ['another tool next', ['job_output', { job_id: 'j' }, 'bash', { job_id: 'j', wait: true }], false],

@@ -11,20 +11,24 @@ const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' }
 
 describe('one call, one key', () => {
   it('object keys in any order, at any depth, are the same arguments', async () => {
-    const agent = await run(turns(
-      { name: 'grep', args: { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } } },
-      { name: 'grep', args: { opts: { b: [1, { d: 3, c: 2 }], a: 1 }, path: 'src', pattern: 'x' } },
-      { name: 'grep', args: { path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] }, pattern: 'x' } },
-    ))
+    const agent = await run(
+      turns(
+        { name: 'grep', args: { pattern: 'x', path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] } } },
+        { name: 'grep', args: { opts: { b: [1, { d: 3, c: 2 }], a: 1 }, path: 'src', pattern: 'x' } },
+        { name: 'grep', args: { path: 'src', opts: { a: 1, b: [1, { c: 2, d: 3 }] }, pattern: 'x' } },
+      ),
+    )
     expect(afterCalls(agent)).toEqual([3])
   })
 
   it('arguments that differ in one leaf are different calls', async () => {
-    const agent = await run(turns(
-      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
-      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 2] } } },
-      { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
-    ))
+    const agent = await run(
+      turns(
+        { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
+        { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 2] } } },
+        { name: 'grep', args: { pattern: 'x', path: { deep: ['src', 1] } } },
+      ),
+    )
     expect(afterCalls(agent)).toEqual([])
   })
 
@@ -40,30 +44,57 @@ describe('one call, one key', () => {
     ['an array and an object with index keys', { n: ['a'] }, { n: { 0: 'a' } }],
     ['a malformed raw string and an object', '{"pattern":"x"', { pattern: 'x' }],
   ])('%s are never the same', async (_label, first, second) => {
-    const agent = await run(turns({ name: 'grep', args: first }, { name: 'grep', args: second }, { name: 'grep', args: first }), [2])
+    const agent = await run(
+      turns({ name: 'grep', args: first }, { name: 'grep', args: second }, { name: 'grep', args: first }),
+      [2],
+    )
     expect(afterCalls(agent)).toEqual([])
   })
 
   it('large objects are compared key by key, in any key order, however often they repeat', async () => {
     const large = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]))
     const reversed = Object.fromEntries(Object.entries(large).reverse())
-    const agent = await run(turns({ name: 'grep', args: large }, { name: 'grep', args: reversed }, { name: 'grep', args: large }, { name: 'grep', args: { ...large, k39: -1 } }), [2, 3, 4])
+    const agent = await run(
+      turns(
+        { name: 'grep', args: large },
+        { name: 'grep', args: reversed },
+        { name: 'grep', args: large },
+        { name: 'grep', args: { ...large, k39: -1 } },
+      ),
+      [2, 3, 4],
+    )
     expect(afterCalls(agent)).toEqual([2, 3])
   })
 
   it('malformed JSON arguments are compared as their raw string', async () => {
-    const agent = await run(turns({ name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern": "x"' }))
+    const agent = await run(
+      turns(
+        { name: 'grep', args: '{"pattern": "x"' },
+        { name: 'grep', args: '{"pattern": "x"' },
+        { name: 'grep', args: '{"pattern": "x"' },
+      ),
+    )
     expect(afterCalls(agent)).toEqual([3])
   })
 
   it('two malformed strings that differ are different calls', async () => {
-    const agent = await run(turns({ name: 'grep', args: '{"pattern": "x"' }, { name: 'grep', args: '{"pattern":"x"' }, { name: 'grep', args: '{"pattern": "x"' }), [2])
+    const agent = await run(
+      turns(
+        { name: 'grep', args: '{"pattern": "x"' },
+        { name: 'grep', args: '{"pattern":"x"' },
+        { name: 'grep', args: '{"pattern": "x"' },
+      ),
+      [2],
+    )
     expect(afterCalls(agent)).toEqual([])
   })
 
   it('the same arguments under another tool name are a different call', async () => {
     const args = { path: 'a' }
-    const agent = await run(turns({ name: 'read_file', args }, { name: 'grep', args }, { name: 'read_file', args }), [2])
+    const agent = await run(
+      turns({ name: 'read_file', args }, { name: 'grep', args }, { name: 'read_file', args }),
+      [2],
+    )
     expect(afterCalls(agent)).toEqual([])
   })
 })
@@ -141,7 +172,10 @@ describe('untracked calls are transparent', () => {
     const tool = 'a'.repeat(100_000)
     const hit = `*${'a*'.repeat(2_000)}`
     const miss = `${'a*'.repeat(2_000)}${'a'.repeat(50_000)}b*a`
-    const agent = await run(turns({ name: tool, args: {} }, { name: tool, args: {} }), [2], { include: [hit], exclude: [miss] })
+    const agent = await run(turns({ name: tool, args: {} }, { name: tool, args: {} }), [2], {
+      include: [hit],
+      exclude: [miss],
+    })
     expect(afterCalls(agent)).toEqual([2])
   })
 })
@@ -149,8 +183,6 @@ describe('untracked calls are transparent', () => {
 function run(turns: ScriptedTurn[], thresholds = [3], config: Record<string, unknown> = {}) {
   return runAgent(turns, { thresholds, ...config })
 }
-
-
 
 function reminder(afterCall: number, text: string, summary: string): Injected {
   return { afterCall, text, source: source(summary) }
@@ -161,22 +193,27 @@ describe('parallel calls in one step', () => {
     const finished: number[] = []
     const waiting: (() => void)[] = []
     const call = (id: number, key: string): ScriptedCall => ({ name: 'slow', args: { key, id } })
-    const h = await harness([{ calls: [call(1, 'a'), call(2, 'a'), call(3, 'b'), call(4, 'a')] }], { thresholds: [2, 3], ignoreArguments: ['slow.id'] })
-    h.ctx.tools.register(defineContentToolFixture({
-      name: 'slow',
-      description: 'A parallel-safe call that waits until every call of the step has started.',
-      parameters: { key: { type: 'string' }, id: { type: 'number' } },
-      isConcurrencySafe: () => true,
-      async execute(args) {
-        const { promise, resolve } = Promise.withResolvers<void>()
-        waiting.push(resolve)
-        // Once all four run at once, release them last-started first: 3, 2 and 1 finish before 4, which releases them.
-        if (waiting.length === 4) for (const release of waiting.reverse()) release()
-        await promise
-        finished.push(args.id!)
-        return [{ type: 'text', text: `done ${args.key}` }]
-      },
-    }))
+    const h = await harness([{ calls: [call(1, 'a'), call(2, 'a'), call(3, 'b'), call(4, 'a')] }], {
+      thresholds: [2, 3],
+      ignoreArguments: ['slow.id'],
+    })
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'slow',
+        description: 'A parallel-safe call that waits until every call of the step has started.',
+        parameters: { key: { type: 'string' }, id: { type: 'number' } },
+        isConcurrencySafe: () => true,
+        async execute(args) {
+          const { promise, resolve } = Promise.withResolvers<void>()
+          waiting.push(resolve)
+          // Once all four run at once, release them last-started first: 3, 2 and 1 finish before 4, which releases them.
+          if (waiting.length === 4) for (const release of waiting.reverse()) release()
+          await promise
+          finished.push(args.id!)
+          return [{ type: 'text', text: `done ${args.key}` }]
+        },
+      }),
+    )
     const agent = await h.run()
     expect(finished).toEqual([3, 2, 1, 4])
     // In model order a, a, b, a: one run of two. In the order they finished (b, a, a, a) it would be a run of three.
@@ -186,6 +223,8 @@ describe('parallel calls in one step', () => {
   it('identical calls in one response count one each, in the order the model wrote them', async () => {
     const agent = await runAgent([{ calls: [GREP, GREP, GREP, READ] }])
     // A step's result contexts follow all of its results.
-    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([[4, shortReminder(), 'grep × 3']])
+    expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
+      [4, shortReminder(), 'grep × 3'],
+    ])
   })
 })

@@ -12,15 +12,23 @@ describe('one call, one key (property-based)', () => {
     const pairs = fc.oneof(
       fc.jsonValue().chain((v) => fc.tuple(fc.constant(v), reordered(v))),
       fc.tuple(fc.jsonValue(), fc.jsonValue()),
-      fc.jsonValue().chain((v) => fc.tuple(fc.constant(v), fc.jsonValue().map((leaf) => ({ wrapped: v, leaf })))),
+      fc.jsonValue().chain((v) =>
+        fc.tuple(
+          fc.constant(v),
+          fc.jsonValue().map((leaf) => ({ wrapped: v, leaf })),
+        ),
+      ),
     )
-    await fc.assert(fc.asyncProperty(pairs, async ([first, second]) => {
-      const before = injected(agent).length
-      queue.push(probe(first), probe(second))
-      await h.prompt(agent)
-      const reminded = injected(agent).length - before === 1
-      expect(reminded).toBe(reference(first) === reference(second))
-    }), { numRuns: 200 })
+    await fc.assert(
+      fc.asyncProperty(pairs, async ([first, second]) => {
+        const before = injected(agent).length
+        queue.push(probe(first), probe(second))
+        await h.prompt(agent)
+        const reminded = injected(agent).length - before === 1
+        expect(reminded).toBe(reference(first) === reference(second))
+      }),
+      { numRuns: 200 },
+    )
   }, 60_000)
 })
 
@@ -34,7 +42,8 @@ function reordered(value: unknown): fc.Arbitrary<unknown> {
   if (Array.isArray(value)) return fc.tuple(...value.map(reordered)).map((items) => items)
   if (value === null || typeof value !== 'object') return fc.constant(value)
   const entries = Object.entries(value)
-  return fc.tuple(fc.shuffledSubarray(entries, { minLength: entries.length }), ...entries.map(([, v]) => reordered(v)))
+  return fc
+    .tuple(fc.shuffledSubarray(entries, { minLength: entries.length }), ...entries.map(([, v]) => reordered(v)))
     .map(([order, ...values]) => {
       const byKey = new Map(entries.map(([k], i) => [k, values[i]]))
       return Object.fromEntries(order.map(([k]) => [k, byKey.get(k)]))

@@ -17,7 +17,19 @@ bashSuite()
 function spillingPoller(dir: string, polls: number): Script {
   const command = `n=1; while [ ! -e release ]; do if [ -e go-$n ]; then head -c 60000 /dev/zero | tr '\\0' x; echo; touch done-$n; n=$((n+1)); fi; sleep 0.01; done; echo finished`
   return async (request, index) => {
-    if (index === 0) return { calls: [{ name: 'bash', args: { command: `cd '${dir}' && ${command}`, description: 'Build in the background', run_in_background: true } }] }
+    if (index === 0)
+      return {
+        calls: [
+          {
+            name: 'bash',
+            args: {
+              command: `cd '${dir}' && ${command}`,
+              description: 'Build in the background',
+              run_in_background: true,
+            },
+          },
+        ],
+      }
     const job = /started background job ([\w-]+)/.exec(JSON.stringify(request.messages))![1]!
     const read: ScriptedCall = { name: 'job_output', args: { job_id: job } }
     if (index <= polls) {
@@ -48,13 +60,18 @@ async function jobs(ctx: Context): Promise<void> {
   await mountJobs(ctx)
 }
 
-describe('a busy poll whose reads spill, with dsh\'s bash, job tools and spill policy as dsh-base composes them', () => {
+describe("a busy poll whose reads spill, with dsh's bash, job tools and spill policy as dsh-base composes them", () => {
   it('replays to the reminders it got live: the status line is read before the spill notice', async () => {
     const dir = await scratch('job')
-    const root = await writeSessions('none', [{ id: 'poll', script: spillingPoller(dir, 7), setup: jobs }], { resultAware: ['job_output'] })
+    const root = await writeSessions('none', [{ id: 'poll', script: spillingPoller(dir, 7), setup: jobs }], {
+      resultAware: ['job_output'],
+    })
     const { report } = await runReplayJson([root, '--result-aware-tools', 'job_output'])
     const [session] = report.sessions
-    expect(placed(session!.recordedReminders)).toEqual([{ afterCall: 5, summary: 'job_output × 4 (busy poll)' }, { afterCall: 7, summary: 'job_output × 6 (busy poll)' }])
+    expect(placed(session!.recordedReminders)).toEqual([
+      { afterCall: 5, summary: 'job_output × 4 (busy poll)' },
+      { afterCall: 7, summary: 'job_output × 6 (busy poll)' },
+    ])
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
   })
 })

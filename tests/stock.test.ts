@@ -17,9 +17,15 @@ async function seen(plugin: object, script: ScriptedTurn[]) {
   const ctx = await bootHarness({ invariants: false })
   await ctx.plugin(plugin as typeof Reminder, {})
   ctx.llm.registerAdapter([PROVIDER], new ScriptedModel(script))
-  const { agent } = await ctx.agents.create({ sessionId: SessionId('stock'), agentOptions: { provider: PROVIDER, model: 'm' } })
+  const { agent } = await ctx.agents.create({
+    sessionId: SessionId('stock'),
+    agentOptions: { provider: PROVIDER, model: 'm' },
+  })
   await prompt(ctx, agent, 'go')
-  const view = { injected: injected(agent).map(({ afterCall, source }) => ({ afterCall, source })), results: toolResults(agent) }
+  const view = {
+    injected: injected(agent).map(({ afterCall, source }) => ({ afterCall, source })),
+    results: toolResults(agent),
+  }
   await ctx.fiber.dispose()
   return view
 }
@@ -35,6 +41,6 @@ describe('with the defaults, the model is reminded where and as the stock plugin
     const ours = await seen(Reminder, script)
     expect(ours.injected.map((r) => r.afterCall)).toEqual(reminded)
     expect(ours).toEqual(await seen(Stock, script))
-    expect(ours.results).toHaveLength(script.flatMap((turn) => 'calls' in turn ? turn.calls : []).length)
+    expect(ours.results).toHaveLength(script.flatMap((turn) => ('calls' in turn ? turn.calls : [])).length)
   })
 })

@@ -15,7 +15,6 @@ import { runReplayJson } from '../support/sessions.ts'
 /** Evidence that proposes no escalation. */
 const NO_EVIDENCE = { followed: 0, of: 0, escalate: false }
 
-
 async function sessions() {
   return writeSessions('none', [
     { id: 'paging', script: turns(...times(8, SCROLL)), setup: pagerAndFailingTests },
@@ -29,37 +28,185 @@ describe('replay --suggest: advice from the evidence', () => {
     const { status, out } = await runReplay(['replay', root, '--suggest', '--json'])
     expect(status).toBe(0)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    const rows = suggestions.map(({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }))
+    const rows = suggestions.map(
+      ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
+        label,
+        reminders,
+        onRepeatedResults,
+        onChangedResults,
+        unremindedLoopCalls,
+        baseline,
+        recommended,
+      }),
+    )
     expect(rows).toEqual([
-      { label: 'the config given (baseline)', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: true, recommended: undefined },
-      { label: 'resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: true },
-      { label: 'cycles', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'ignoreArguments: the prose fields', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'relapse', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'exclude scroll_down', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'resultAware for scroll_down only', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'thresholds 5, 7, 10', reminders: 3, onRepeatedResults: 1, onChangedResults: 2, unremindedLoopCalls: 4, baseline: undefined, recommended: undefined },
-      { label: 'thresholds 2, 4, 7', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'thresholds 2, 4, 7, resultAware', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'rereads', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'sameFailure', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'resultAware, maskNoise', reminders: 2, onRepeatedResults: 2, onChangedResults: 0, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'blockAt 10', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
-      { label: 'remindEvery 3', reminders: 5, onRepeatedResults: 2, onChangedResults: 3, unremindedLoopCalls: 3, baseline: undefined, recommended: undefined },
+      {
+        label: 'the config given (baseline)',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: true,
+        recommended: undefined,
+      },
+      {
+        label: 'resultAware',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: true,
+      },
+      {
+        label: 'cycles',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'ignoreArguments: the prose fields',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'relapse',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'exclude scroll_down',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'resultAware for scroll_down only',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'thresholds 5, 7, 10',
+        reminders: 3,
+        onRepeatedResults: 1,
+        onChangedResults: 2,
+        unremindedLoopCalls: 4,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'thresholds 2, 4, 7',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'thresholds 2, 4, 7, resultAware',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'rereads',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'sameFailure',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'resultAware, maskNoise',
+        reminders: 2,
+        onRepeatedResults: 2,
+        onChangedResults: 0,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'blockAt 10',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
+      {
+        label: 'remindEvery 3',
+        reminders: 5,
+        onRepeatedResults: 2,
+        onChangedResults: 3,
+        unremindedLoopCalls: 3,
+        baseline: undefined,
+        recommended: undefined,
+      },
     ])
     expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
     expect(suggestions[5]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
     expect(suggestions[6]!.config).toMatchObject({ resultAware: ['scroll_down'], exclude: [] })
   })
 
-  it('a candidate is credited only with the baseline\'s loops it keeps, not with the loops it reminds that the baseline did not', async () => {
+  it("a candidate is credited only with the baseline's loops it keeps, not with the loops it reminds that the baseline did not", async () => {
     const root = await writeSessions('none', [
       { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
       { id: 'short', script: turns(...times(2, TEST)), setup: pagerAndFailingTests },
     ])
-    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as { suggestions: Suggestion[] }
+    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as {
+      suggestions: Suggestion[]
+    }
     const kept = (label: string) => suggestions.find((s) => s.label === label)!.baselineLoopsKept
     // The defaults remind the six-call loop only; thresholds from 2 remind the two-call one too.
     expect([kept('the config given (baseline)'), kept('thresholds 2, 4, 7')]).toEqual([1, 1])
@@ -67,50 +214,70 @@ describe('replay --suggest: advice from the evidence', () => {
   })
 
   it('a withheld result of a tool whose outcomes are compared is counted as withheld, not as denied: that call runs', async () => {
-    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests }])
-    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--result-aware', '--thresholds', '2,3', '--block-at', '3', '--suggest', '--json'])).out) as { suggestions: Suggestion[] }
+    const root = await writeSessions('none', [
+      { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+    ])
+    const { suggestions } = JSON.parse(
+      (
+        await runReplay([
+          'replay',
+          root,
+          '--result-aware',
+          '--thresholds',
+          '2,3',
+          '--block-at',
+          '3',
+          '--suggest',
+          '--json',
+        ])
+      ).out,
+    ) as { suggestions: Suggestion[] }
     expect([suggestions[0]!.withheld, suggestions[0]!.denied]).toEqual([4, 0])
   })
 
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain([
-      '    repeated past most often: run_tests (2 reminders), scroll_down (2 reminders)',
-      '',
-      'advice (--suggest): where each config\'s reminders land',
-      '  config                                          on repeated  on changed  loop calls',
-      '                                       reminders      results     results  unreminded  withheld',
-      '    the config given (baseline)                5            2           3           3         0',
-      '  * resultAware                                2            2           0           3         0',
-      '    cycles                                     5            2           3           3         0',
-      '    ignoreArguments: the prose fields          5            2           3           3         0',
-      '    relapse                                    5            2           3           3         0',
-      '    exclude scroll_down                        2            2           0           3         0',
-      '    resultAware for scroll_down only           2            2           0           3         0',
-      '    thresholds 5, 7, 10                        3            1           2           4         0',
-      '    thresholds 2, 4, 7                         5            2           3           3         0',
-      '    thresholds 2, 4, 7, resultAware            2            2           0           3         0',
-      '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
-      '    cycles, the prose fields',
-      '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
-      '    cycles, the prose fields,',
-      '    rereads',
-      '    rereads                                    5            2           3           3         0',
-      '    sameFailure                                5            2           3           3         0',
-      '    resultAware, maskNoise                     2            2           0           3         0',
-      '    blockAt 10                                 5            2           3           3         0',
-      '    remindEvery 3                              5            2           3           3         0',
-      '',
-      'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on',
-      'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results',
-      '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
-      '  - id: repeat-tool-reminder',
-      '    config:',
-      '      thresholds: [3, 5, 8]',
-      '      resultAware: true',
-      '',
-    ].map(shown).join('\n'))
+    expect(out).toContain(
+      [
+        '    repeated past most often: run_tests (2 reminders), scroll_down (2 reminders)',
+        '',
+        "advice (--suggest): where each config's reminders land",
+        '  config                                          on repeated  on changed  loop calls',
+        '                                       reminders      results     results  unreminded  withheld',
+        '    the config given (baseline)                5            2           3           3         0',
+        '  * resultAware                                2            2           0           3         0',
+        '    cycles                                     5            2           3           3         0',
+        '    ignoreArguments: the prose fields          5            2           3           3         0',
+        '    relapse                                    5            2           3           3         0',
+        '    exclude scroll_down                        2            2           0           3         0',
+        '    resultAware for scroll_down only           2            2           0           3         0',
+        '    thresholds 5, 7, 10                        3            1           2           4         0',
+        '    thresholds 2, 4, 7                         5            2           3           3         0',
+        '    thresholds 2, 4, 7, resultAware            2            2           0           3         0',
+        '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
+        '    cycles, the prose fields',
+        '    thresholds 2, 4, 7, resultAware,           2            2           0           3         0',
+        '    cycles, the prose fields,',
+        '    rereads',
+        '    rereads                                    5            2           3           3         0',
+        '    sameFailure                                5            2           3           3         0',
+        '    resultAware, maskNoise                     2            2           0           3         0',
+        '    blockAt 10                                 5            2           3           3         0',
+        '    remindEvery 3                              5            2           3           3         0',
+        '',
+        'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on',
+        'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results',
+        '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
+        '  - id: repeat-tool-reminder',
+        '    config:',
+        '      thresholds: [3, 5, 8]',
+        '      resultAware: true',
+        '',
+      ]
+        .map(shown)
+        .join('\n'),
+    )
   })
 
   it('with blockAt, withheld results are counted per config and the later thresholds keep blockAt at or above their last', async () => {
@@ -136,7 +303,12 @@ describe('replay --suggest: advice from the evidence', () => {
       ['remindEvery 3', 1, 1],
     ])
     const text = (await runReplay(['replay', root, '--suggest', '--block-at', '8'])).out
-    expect(text.split('\n').find((line) => line.includes('the config given (baseline)'))!.endsWith('  1 (1 not run)')).toBe(true)
+    expect(
+      text
+        .split('\n')
+        .find((line) => line.includes('the config given (baseline)'))!
+        .endsWith('  1 (1 not run)'),
+    ).toBe(true)
     expect(suggestions[7]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
     expect(suggestions[8]!.config).toMatchObject({ thresholds: [2, 4, 7], blockAt: 8 })
   })
@@ -148,77 +320,191 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => s.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
-      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
-      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 'rereads', 'sameFailure', 'resultAware, maskNoise',
-      'blockAt 10', 'remindEvery 3'])
+    expect(suggestions.map((s) => s.label)).toEqual([
+      'the config given (baseline)',
+      'resultAware',
+      'cycles',
+      'ignoreArguments: the prose fields',
+      'relapse',
+      'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7',
+      'thresholds 2, 4, 7, resultAware',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads',
+      'sameFailure',
+      'resultAware, maskNoise',
+      'blockAt 10',
+      'remindEvery 3',
+    ])
     expect(suggestions[0]).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0, recommended: true })
   })
 
   it('when nothing does better, the config given stays recommended', async () => {
-    const root = await writeSessions('none', [{ id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests }])
+    const root = await writeSessions('none', [
+      { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+    ])
     const { out } = await runReplay(['replay', root, '--suggest', '--result-aware'])
-    expect(out).toContain(`${shown('recommended (*): keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results')}\n`)
+    expect(out).toContain(
+      `${shown('recommended (*): keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results')}\n`,
+    )
     expect(out).toContain('  * the config given (baseline)')
   })
 })
 
 describe('the advice, as pure functions', () => {
-  const tally = (onRepeatedResults: number, onChangedResults: number, unremindedLoopCalls = 0, baselineLoopsKept = 1, baselineRepeatedLoopsLost = 0) =>
-    ({ reminders: onRepeatedResults + onChangedResults, withheld: 0, denied: 0, onRepeatedResults, onChangedResults, unremindedLoopCalls, baselineLoopsKept, baselineRepeatedLoopsLost })
+  const tally = (
+    onRepeatedResults: number,
+    onChangedResults: number,
+    unremindedLoopCalls = 0,
+    baselineLoopsKept = 1,
+    baselineRepeatedLoopsLost = 0,
+  ) => ({
+    reminders: onRepeatedResults + onChangedResults,
+    withheld: 0,
+    denied: 0,
+    onRepeatedResults,
+    onChangedResults,
+    unremindedLoopCalls,
+    baselineLoopsKept,
+    baselineRepeatedLoopsLost,
+  })
   const baseline = Config({})
 
   it('a tool is progress when more than half of its repeats returned a new result; exactly half is not', () => {
-    const stats: ProgressStats = new Map([['pager', { repeats: 4, changed: 3 }], ['poll', { repeats: 4, changed: 2 }], ['fail', { repeats: 4, changed: 0 }], ['b_pager', { repeats: 1, changed: 1 }]])
+    const stats: ProgressStats = new Map([
+      ['pager', { repeats: 4, changed: 3 }],
+      ['poll', { repeats: 4, changed: 2 }],
+      ['fail', { repeats: 4, changed: 0 }],
+      ['b_pager', { repeats: 1, changed: 1 }],
+    ])
     expect(progressTools(stats)).toEqual(['b_pager', 'pager'])
   })
 
   it('only repeats of the call right before count, and a repeat whose result changed counts as changed', () => {
     const stats: ProgressStats = new Map()
-    const call = (repeatsCall: boolean, repeatsResult: boolean) => ({ tool: 't', repeatsCall, repeatsResult }) as LoggedCall
+    const call = (repeatsCall: boolean, repeatsResult: boolean) =>
+      ({ tool: 't', repeatsCall, repeatsResult }) as LoggedCall
     for (const c of [call(false, false), call(true, true), call(true, false), call(false, true)]) addProgress(stats, c)
     expect(stats.get('t')).toEqual({ repeats: 2, changed: 1 })
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'cycles', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
-      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
-      'rereads', 'sameFailure', 'resultAware, maskNoise'])
-    const given = Config({ resultAware: true, cycles: true, relapse: true, ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'], exclude: ['todo_write'], blockAt: 12 })
+    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual([
+      'the config given (baseline)',
+      'resultAware',
+      'cycles',
+      'ignoreArguments: the prose fields',
+      'relapse',
+      'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7',
+      'thresholds 2, 4, 7, resultAware',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads',
+      'sameFailure',
+      'resultAware, maskNoise',
+    ])
+    const given = Config({
+      resultAware: true,
+      cycles: true,
+      relapse: true,
+      ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'],
+      exclude: ['todo_write'],
+      blockAt: 12,
+    })
     const list = candidates(given, ['pager'], NO_EVIDENCE)
-    expect(list.map((c) => c.label)).toEqual(['the config given (baseline)', 'exclude pager', 'thresholds 5, 7, 10', 'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 'rereads', 'sameFailure', 'resultAware, maskNoise'])
+    expect(list.map((c) => c.label)).toEqual([
+      'the config given (baseline)',
+      'exclude pager',
+      'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads',
+      'sameFailure',
+      'resultAware, maskNoise',
+    ])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
     const progress = candidates(baseline, ['pager', 'poll'], NO_EVIDENCE)
     expect(progress.map((c) => c.label)).toContain('resultAware for pager, poll only')
     expect(progress.find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
-    expect(progress.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
+    expect(progress.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
+      'bash.description',
+      'pwsh.description',
+      'run_code.description',
+      '*.justification',
+    ])
     expect(progress.find((c) => c.label === 'relapse')!.config.relapse).toBe(true)
-    const scoped = candidates(Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }), ['pager'], NO_EVIDENCE)
-    expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual(['job_output', 'pager'])
-    expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual(['bash.description', 'pwsh.description', 'run_code.description', '*.justification'])
+    const scoped = candidates(
+      Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }),
+      ['pager'],
+      NO_EVIDENCE,
+    )
+    expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual([
+      'job_output',
+      'pager',
+    ])
+    expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
+      'bash.description',
+      'pwsh.description',
+      'run_code.description',
+      '*.justification',
+    ])
     expect(candidates(baseline, [], NO_EVIDENCE)[5]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
     // A candidate that comes to the baseline is left out even after another one is listed.
-    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual(['the config given (baseline)', 'resultAware', 'ignoreArguments: the prose fields', 'relapse', 'thresholds 5, 7, 10',
-      'thresholds 2, 4, 7', 'thresholds 2, 4, 7, resultAware', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields', 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
-      'rereads', 'sameFailure', 'resultAware, maskNoise'])
+    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual([
+      'the config given (baseline)',
+      'resultAware',
+      'ignoreArguments: the prose fields',
+      'relapse',
+      'thresholds 5, 7, 10',
+      'thresholds 2, 4, 7',
+      'thresholds 2, 4, 7, resultAware',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+      'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+      'rereads',
+      'sameFailure',
+      'resultAware, maskNoise',
+    ])
   })
 
   it('the earlier thresholds start at 2 and keep the gaps, alone, with resultAware, and with resultAware, cycles and the prose fields; none when the first is 2 already', () => {
     const list = candidates(Config({ thresholds: [4, 6], ignoreArguments: ['edit.note'] }), [], NO_EVIDENCE)
-    expect(list.slice(-7, -4).map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments])).toEqual([
+    expect(
+      list
+        .slice(-7, -4)
+        .map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments]),
+    ).toEqual([
       ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
       ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
-      ['thresholds 2, 4, resultAware, cycles, the prose fields', [2, 4], true, true, ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification']],
+      [
+        'thresholds 2, 4, resultAware, cycles, the prose fields',
+        [2, 4],
+        true,
+        true,
+        ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification'],
+      ],
     ])
-    expect(candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE).map((c) => c.label).filter((l) => l.startsWith('thresholds 2'))).toEqual([])
+    expect(
+      candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE)
+        .map((c) => c.label)
+        .filter((l) => l.startsWith('thresholds 2')),
+    ).toEqual([])
     expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
   })
 
   it('recommends the fewest reminders on changed results among those reminding every loop the baseline reminded on repeated results', () => {
-    const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
-      .flatMap((s) => s.recommended ? [s.label] : [])
+    const pick = (...rows: ReturnType<typeof tally>[]) =>
+      recommend(
+        rows.map((t, i) => ({
+          label: `c${i}`,
+          config: baseline,
+          ...(i === 0 ? { baseline: true as const } : {}),
+          ...t,
+        })),
+      ).flatMap((s) => (s.recommended ? [s.label] : []))
     expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
     expect(pick(tally(10, 5), tally(9, 0, 0, 1, 1))).toEqual(['c0'])
     // Fewer reminders on repeated results, but on every loop the baseline reminded: earlier thresholds, say.
@@ -231,9 +517,16 @@ describe('the advice, as pure functions', () => {
     expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
   })
 
-  it('never recommends a config that keeps none of the baseline\'s loops, unless the baseline reminded none', () => {
-    const pick = (...rows: ReturnType<typeof tally>[]) => recommend(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...i === 0 ? { baseline: true as const } : {}, ...t })))
-      .flatMap((s) => s.recommended ? [s.label] : [])
+  it("never recommends a config that keeps none of the baseline's loops, unless the baseline reminded none", () => {
+    const pick = (...rows: ReturnType<typeof tally>[]) =>
+      recommend(
+        rows.map((t, i) => ({
+          label: `c${i}`,
+          config: baseline,
+          ...(i === 0 ? { baseline: true as const } : {}),
+          ...t,
+        })),
+      ).flatMap((s) => (s.recommended ? [s.label] : []))
     expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0))).toEqual(['c0'])
     expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0), tally(0, 1, 0, 1))).toEqual(['c2'])
     expect(pick(tally(0, 0, 0, 0), tally(0, 0, 0, 0))).toEqual(['c0'])
@@ -241,9 +534,14 @@ describe('the advice, as pure functions', () => {
   })
 
   it('on labels: the highest F1, then the larger share of wasted calls saved (unknown counts as none), then the fewer reminders, then the earlier', () => {
-    const scored = (f1: number, shareOfWasted: number | null, reminders: number) => ({ ...tally(reminders, 0), score: { f1, shareOfWasted } as Score })
-    const pick = (...rows: ReturnType<typeof scored>[]) => recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t })))
-      .flatMap((s) => s.recommended ? [s.label] : [])
+    const scored = (f1: number, shareOfWasted: number | null, reminders: number) => ({
+      ...tally(reminders, 0),
+      score: { f1, shareOfWasted } as Score,
+    })
+    const pick = (...rows: ReturnType<typeof scored>[]) =>
+      recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t }))).flatMap((s) =>
+        s.recommended ? [s.label] : [],
+      )
     expect(pick(scored(0.5, 0.5, 3), scored(0.6, 0.1, 9))).toEqual(['c1'])
     expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.6, 9))).toEqual(['c1'])
     expect(pick(scored(0.5, null, 3), scored(0.5, 0, 2))).toEqual(['c1'])
@@ -252,15 +550,17 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {
-    expect(patchSnippet(Config({ include: ['grep', 'read_*'], resultAware: true, remindEvery: 10 }), baseline)).toBe([
-      '# ~/.dsh/profiles/<name>/cordis.patch.yml',
-      '- id: repeat-tool-reminder',
-      '  config:',
-      '    thresholds: [3, 5, 8]',
-      '    include: ["grep", "read_*"]',
-      '    resultAware: true',
-      '    remindEvery: 10',
-    ].join('\n'))
+    expect(patchSnippet(Config({ include: ['grep', 'read_*'], resultAware: true, remindEvery: 10 }), baseline)).toBe(
+      [
+        '# ~/.dsh/profiles/<name>/cordis.patch.yml',
+        '- id: repeat-tool-reminder',
+        '  config:',
+        '    thresholds: [3, 5, 8]',
+        '    include: ["grep", "read_*"]',
+        '    resultAware: true',
+        '    remindEvery: 10',
+      ].join('\n'),
+    )
   })
 })
 
@@ -269,13 +569,17 @@ describe('--suggest escalates only on evidence', () => {
     const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
-    const listed = report.suggestions!.slice(-2).map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
+    const listed = report
+      .suggestions!.slice(-2)
+      .map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
     expect(listed).toEqual([
       ['blockAt 10', 10, 0, 3, 3, false],
       ['remindEvery 3', 0, 3, 0, 4, true],
     ])
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`)
+    expect(out).toContain(
+      `\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`,
+    )
   })
 
   it('reminders that worked: it says so and proposes no escalation', async () => {
@@ -284,7 +588,9 @@ describe('--suggest escalates only on evidence', () => {
     expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
     expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`)
+    expect(out).toContain(
+      `\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`,
+    )
   })
 
   it('no detailed reminder in the logs is no evidence: nothing is proposed on reminder counts alone', async () => {
@@ -292,16 +598,23 @@ describe('--suggest escalates only on evidence', () => {
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(`\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`)
+    expect(out).toContain(
+      `\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`,
+    )
   })
 
   it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {
-    const root = await writeSessions('none', [{ id: 'ignores-one', script: turns(...times(6, GREP)) }, { id: 'listens', script: changesAfterDetailed }])
+    const root = await writeSessions('none', [
+      { id: 'ignores-one', script: turns(...times(6, GREP)) },
+      { id: 'listens', script: changesAfterDetailed },
+    ])
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
     expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
     const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const labels = (await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])).report.suggestions!.map((s) => s.label)
+    const labels = (
+      await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])
+    ).report.suggestions!.map((s) => s.label)
     expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
   })
 })

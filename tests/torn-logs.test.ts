@@ -16,57 +16,63 @@ async function session(compression: 'none' | 'zstd') {
 }
 
 describe('a torn log is read up to the tear and said out loud', () => {
-  it.each(['none', 'zstd'] as const)('%s: cut at 60% of its bytes, the calls before the tear are replayed, the file and the tear named on stderr and in the JSON, exit 1', async (compression) => {
-    const { root, file } = await session(compression)
-    const size = (await readFile(file)).byteLength
-    const cut = Math.floor(size * 0.6)
-    await truncate(file, cut)
-    const { status, err, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    const [torn] = report.sessions
-    // A plain log keeps every complete line; a zstd log every complete frame, and the writer may have put many calls in one.
-    expect(torn!.toolCalls).toBeGreaterThanOrEqual(compression === 'none' ? 1 : 0)
-    expect(torn!.toolCalls).toBeLessThan(20)
-    expect(torn!.torn!.ofBytes).toBe(cut)
-    expect(torn!.torn!.afterBytes).toBeLessThanOrEqual(cut)
-    const reason = `torn after ${torn!.torn!.afterBytes} of its ${cut} bytes, as a crash mid-write leaves a log: replayed the ${torn!.toolCalls} tool calls before the tear; what came after it is not in the report`
-    expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
-    expect(report.errors).toEqual([{ path: file, reason }])
-  })
+  it.each(['none', 'zstd'] as const)(
+    '%s: cut at 60% of its bytes, the calls before the tear are replayed, the file and the tear named on stderr and in the JSON, exit 1',
+    async (compression) => {
+      const { root, file } = await session(compression)
+      const size = (await readFile(file)).byteLength
+      const cut = Math.floor(size * 0.6)
+      await truncate(file, cut)
+      const { status, err, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      const [torn] = report.sessions
+      // A plain log keeps every complete line; a zstd log every complete frame, and the writer may have put many calls in one.
+      expect(torn!.toolCalls).toBeGreaterThanOrEqual(compression === 'none' ? 1 : 0)
+      expect(torn!.toolCalls).toBeLessThan(20)
+      expect(torn!.torn!.ofBytes).toBe(cut)
+      expect(torn!.torn!.afterBytes).toBeLessThanOrEqual(cut)
+      const reason = `torn after ${torn!.torn!.afterBytes} of its ${cut} bytes, as a crash mid-write leaves a log: replayed the ${torn!.toolCalls} tool calls before the tear; what came after it is not in the report`
+      expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
+      expect(report.errors).toEqual([{ path: file, reason }])
+    },
+  )
 
-  it.each(['none', 'zstd'] as const)('%s: cut at any byte past the header, never fewer calls than a shorter cut, never a tear unreported; whole, no tear', async (compression) => {
-    const { root, file } = await session(compression)
-    const whole = await readFile(file)
-    const header = whole.indexOf('\n') + 1
-    let before = 0
-    const step = Math.max(1, Math.floor(whole.byteLength / 40))
-    for (let cut = compression === 'zstd' ? 64 : header; cut < whole.byteLength; cut += step) {
-      await writeFile(file, whole.subarray(0, cut))
-      const { status, out, err } = await runReplay(['replay', root, '--json'])
-      if (out === '') {
-        // The header frame itself is cut: no session to report, and that is said on stderr.
-        expect(status).toBe(1)
-        expect(err.split('\n')).toHaveLength(2)
-        continue
+  it.each(['none', 'zstd'] as const)(
+    '%s: cut at any byte past the header, never fewer calls than a shorter cut, never a tear unreported; whole, no tear',
+    async (compression) => {
+      const { root, file } = await session(compression)
+      const whole = await readFile(file)
+      const header = whole.indexOf('\n') + 1
+      let before = 0
+      const step = Math.max(1, Math.floor(whole.byteLength / 40))
+      for (let cut = compression === 'zstd' ? 64 : header; cut < whole.byteLength; cut += step) {
+        await writeFile(file, whole.subarray(0, cut))
+        const { status, out, err } = await runReplay(['replay', root, '--json'])
+        if (out === '') {
+          // The header frame itself is cut: no session to report, and that is said on stderr.
+          expect(status).toBe(1)
+          expect(err.split('\n')).toHaveLength(2)
+          continue
+        }
+        const [s] = (JSON.parse(out) as ReplayDocument).sessions
+        // A plain log cut right after a line is a whole log of fewer events: nothing in its bytes tells it was cut.
+        if (compression === 'none' && whole[cut - 1] === 0x0a) {
+          expect(status).toBe(0)
+          expect(s!.torn).toBeUndefined()
+        } else {
+          expect(status).toBe(1)
+          expect(s!.torn).toEqual({ afterBytes: expect.any(Number), ofBytes: cut })
+        }
+        expect(s!.toolCalls).toBeGreaterThanOrEqual(before)
+        before = s!.toolCalls
       }
-      const [s] = (JSON.parse(out) as ReplayDocument).sessions
-      // A plain log cut right after a line is a whole log of fewer events: nothing in its bytes tells it was cut.
-      if (compression === 'none' && whole[cut - 1] === 0x0a) {
-        expect(status).toBe(0)
-        expect(s!.torn).toBeUndefined()
-      } else {
-        expect(status).toBe(1)
-        expect(s!.torn).toEqual({ afterBytes: expect.any(Number), ofBytes: cut })
-      }
-      expect(s!.toolCalls).toBeGreaterThanOrEqual(before)
-      before = s!.toolCalls
-    }
-    await writeFile(file, whole)
-    const { status, report } = await runReplayJson([root])
-    expect(status).toBe(0)
-    expect(report.sessions[0]!.torn).toBeUndefined()
-    expect(report.sessions[0]!.toolCalls).toBe(20)
-  })
+      await writeFile(file, whole)
+      const { status, report } = await runReplayJson([root])
+      expect(status).toBe(0)
+      expect(report.sessions[0]!.torn).toBeUndefined()
+      expect(report.sessions[0]!.toolCalls).toBe(20)
+    },
+  )
 
   it('torn after one call: the line on stderr says one tool call, in the singular', async () => {
     const { root, file } = await session('none')
@@ -80,7 +86,7 @@ describe('a torn log is read up to the tear and said out loud', () => {
     expect(err).toContain(': replayed the 1 tool call before the tear; ')
   })
 
-  it('the text report shows a torn session\'s numbers as usual; the line on stderr says they are a part', async () => {
+  it("the text report shows a torn session's numbers as usual; the line on stderr says they are a part", async () => {
     const { root, file } = await session('none')
     const size = (await readFile(file)).byteLength
     await truncate(file, Math.floor(size / 2))
@@ -99,7 +105,7 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
   }
 
   /** The line numbers (1-based) of the tool results of the log, in order. */
-  const results = (lines: string[]) => lines.flatMap((line, i) => line.includes('"tool/result"') ? [i + 1] : [])
+  const results = (lines: string[]) => lines.flatMap((line, i) => (line.includes('"tool/result"') ? [i + 1] : []))
 
   it('one bad line in the last turn: the calls before and after it replayed, the line named on stderr and in the JSON, exit 1', async () => {
     const { root, file, lines: all } = await lines()
@@ -128,9 +134,14 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     await writeFile(file, text)
     const { status, report, err } = await runReplayJson([root])
     expect(status).toBe(1)
-    expect(report.sessions[0]!.corrupt).toEqual({ from: first, lines: [first, third, all.filter((l) => l !== '').length + 1] })
+    expect(report.sessions[0]!.corrupt).toEqual({
+      from: first,
+      lines: [first, third, all.filter((l) => l !== '').length + 1],
+    })
     expect(report.sessions[0]!.toolCalls).toBe(18)
-    expect(err).toContain(`: corrupt: lines ${first}, ${third} and ${all.filter((l) => l !== '').length + 1} cannot be read as events of the JSONL backend, yet lines after it can be read`)
+    expect(err).toContain(
+      `: corrupt: lines ${first}, ${third} and ${all.filter((l) => l !== '').length + 1} cannot be read as events of the JSONL backend, yet lines after it can be read`,
+    )
   })
 
   it('a line removed from the middle: the events after it do not follow on, and are kept', async () => {
@@ -142,7 +153,9 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     expect(status).toBe(1)
     expect(report.sessions[0]!.corrupt).toEqual({ from: gone, lines: [] })
     expect(report.sessions[0]!.toolCalls).toBe(19)
-    expect(err).toContain(`: corrupt: the events of line ${gone} do not follow on from those before it (some are missing), yet lines after it can be read`)
+    expect(err).toContain(
+      `: corrupt: the events of line ${gone} do not follow on from those before it (some are missing), yet lines after it can be read`,
+    )
   })
 
   it('more than ten bad lines: the first ten named, and how many more', async () => {
@@ -154,7 +167,7 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     expect(err).toContain(`: corrupt: lines ${bad.slice(0, 9).join(', ')}, ${bad[9]} and 2 more cannot be read`)
   })
 
-  it('a call\'s own line lost: its result, which answers a call the log no longer makes, is left out with it', async () => {
+  it("a call's own line lost: its result, which answers a call the log no longer makes, is left out with it", async () => {
     const { root, file, lines: all } = await lines()
     const call = all.findIndex((line) => line.includes('"tool/call"'))
     all[call] = 'lost'
@@ -183,7 +196,7 @@ describe('what the corrupt-log reader keeps apart', () => {
     const all = (await readFile(file, 'utf8')).trimEnd().split('\n')
     // The turn never ended: its closing events are gone.
     const cut = all.filter((line) => !line.includes('"turn/end"'))
-    const results = cut.flatMap((line, i) => line.includes('"tool/result"') ? [i + 1] : [])
+    const results = cut.flatMap((line, i) => (line.includes('"tool/result"') ? [i + 1] : []))
     const bad = [results[3]!, results[5]!, results[7]!]
     // An event without a type, one whose seq is no whole number, and a line that is no JSON.
     cut[bad[0]! - 1] = '{"seq":5}'
@@ -196,7 +209,7 @@ describe('what the corrupt-log reader keeps apart', () => {
     expect(report.sessions[0]!.toolCalls).toBe(17)
   })
 
-  it('a zstd log with a bad line before its turn ends is refused with the backend\'s reason, never read line by line', async () => {
+  it("a zstd log with a bad line before its turn ends is refused with the backend's reason, never read line by line", async () => {
     const { root, file } = await session('none')
     const lines = (await readFile(file, 'utf8')).split('\n')
     lines[5] = 'garbage'
@@ -206,7 +219,9 @@ describe('what the corrupt-log reader keeps apart', () => {
     await writeFile(`${file}.zstd`, zstd)
     const { status, err } = await runReplay(['replay', root])
     expect(status).toBe(1)
-    expect(err).toBe(`repeat-tool-reminder replay: ${file}.zstd: corrupt session log: unparsable committed event at line 5\n`)
+    expect(err).toBe(
+      `repeat-tool-reminder replay: ${file}.zstd: corrupt session log: unparsable committed event at line 5\n`,
+    )
   })
 
   it('the reader reads a file afresh each time: what it read around a bad line is not kept', async () => {

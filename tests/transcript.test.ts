@@ -6,7 +6,17 @@ import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from './supp
 
 describe('reading a session log into calls', () => {
   it('a call repeats the call right before it only with the same tool and arguments; its result repeats when the latest identical call returned the same', () => {
-    const session = transcribe(events(LOGGED_GREP, LOGGED_GREP, { tool: 'glob', args: { p: 'x' } }, LOGGED_GREP, { ...LOGGED_GREP, result: 'new' }, { ...LOGGED_GREP, result: 'new' }), [])
+    const session = transcribe(
+      events(
+        LOGGED_GREP,
+        LOGGED_GREP,
+        { tool: 'glob', args: { p: 'x' } },
+        LOGGED_GREP,
+        { ...LOGGED_GREP, result: 'new' },
+        { ...LOGGED_GREP, result: 'new' },
+      ),
+      [],
+    )
     expect(flags(session)).toEqual([
       [false, false, false],
       [true, true, true],
@@ -19,7 +29,14 @@ describe('reading a session log into calls', () => {
 
   it('a withheld result counts as the outcome the live guard saw repeat; without an earlier identical call, as logged', () => {
     const withheld = { ...LOGGED_GREP, result: withheldFeedback(['grep'], 3), isError: true }
-    const session = transcribe(events(LOGGED_GREP, withheld, { tool: 'read', args: {}, ...{ result: withheldFeedback(['read'], 3), isError: true } }), [])
+    const session = transcribe(
+      events(LOGGED_GREP, withheld, {
+        tool: 'read',
+        args: {},
+        ...{ result: withheldFeedback(['read'], 3), isError: true },
+      }),
+      [],
+    )
     expect(session.withheld).toEqual([2, 3])
     const [, second, third] = calls(session)
     expect(second!.result).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
@@ -29,46 +46,90 @@ describe('reading a session log into calls', () => {
 
   it.each<[string, Logged]>([
     ['a successful result that quotes the withheld text', { ...LOGGED_GREP, result: withheldFeedback(['grep'], 3) }],
-    ['an error that does not start with it', { ...LOGGED_GREP, result: `Error: ${withheldFeedback(['grep'], 3)}`, isError: true }],
-    ['an error of two blocks', { ...LOGGED_GREP, result: [{ type: 'text', text: withheldFeedback(['grep'], 3) }, { type: 'text', text: 'more' }], isError: true }],
+    [
+      'an error that does not start with it',
+      { ...LOGGED_GREP, result: `Error: ${withheldFeedback(['grep'], 3)}`, isError: true },
+    ],
+    [
+      'an error of two blocks',
+      {
+        ...LOGGED_GREP,
+        result: [
+          { type: 'text', text: withheldFeedback(['grep'], 3) },
+          { type: 'text', text: 'more' },
+        ],
+        isError: true,
+      },
+    ],
     ['an error whose block is not text', { ...LOGGED_GREP, result: [{ type: 'image' }], isError: true }],
-    ['an error whose block is not text but carries the text', { ...LOGGED_GREP, result: [{ type: 'reasoning', text: withheldFeedback(['grep'], 3) }], isError: true }],
+    [
+      'an error whose block is not text but carries the text',
+      { ...LOGGED_GREP, result: [{ type: 'reasoning', text: withheldFeedback(['grep'], 3) }], isError: true },
+    ],
     ['an error with no blocks', { ...LOGGED_GREP, result: [], isError: true }],
-    ['an error whose text block holds no text', { ...LOGGED_GREP, result: [{ type: 'text', text: 5 as unknown as string }], isError: true }],
+    [
+      'an error whose text block holds no text',
+      { ...LOGGED_GREP, result: [{ type: 'text', text: 5 as unknown as string }], isError: true },
+    ],
   ])('%s is not a withheld result', (_label, call) => {
     expect(transcribe(events(LOGGED_GREP, call), []).withheld).toEqual([])
   })
 
   it('a call with an empty tool name is refused, naming it', () => {
-    expect(() => transcribe(events({ tool: '', args: {} }), [])).toThrow(new Error('tool call "call-1" (event 0) has no tool name'))
+    expect(() => transcribe(events({ tool: '', args: {} }), [])).toThrow(
+      new Error('tool call "call-1" (event 0) has no tool name'),
+    )
   })
 })
 
 describe('reading what the live guard left', () => {
-  it('a reminder\'s kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line', () => {
-    const log = [...events(LOGGED_GREP, LOGGED_GREP), reminder(90, 'grep × 2'), reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'), reminder(92, 'grep → read × 2', 'a\nb')]
+  it("a reminder's kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line", () => {
+    const log = [
+      ...events(LOGGED_GREP, LOGGED_GREP),
+      reminder(90, 'grep × 2'),
+      reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'),
+      reminder(92, 'grep → read × 2', 'a\nb'),
+    ]
     expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['short', 'detailed', 'cycle'])
   })
 
   it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
-    expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'))
-    expect(() => transcribe([...events(LOGGED_GREP), reminder(5, null)], [])).toThrow(new Error('reminder (event 5) from repeat-tool-reminder has no summary text'))
+    expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(
+      new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'),
+    )
+    expect(() => transcribe([...events(LOGGED_GREP), reminder(5, null)], [])).toThrow(
+      new Error('reminder (event 5) from repeat-tool-reminder has no summary text'),
+    )
   })
 
   it('a user message without content, or an event without data, is named', () => {
-    expect(() => transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent], [])).toThrow(new Error('user message (event 3) has no source or no content list'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent], [])).toThrow(new Error('tool/result (event 4) carries no data'))
-    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent], [])).toThrow(new Error('step/start (event 5) carries no data'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 6) names no call it answers'))
-    expect(() => transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent], [])).toThrow(new Error('tool result (event 7) names no call it answers'))
+    expect(() =>
+      transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent], []),
+    ).toThrow(new Error('user message (event 3) has no source or no content list'))
+    expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent], [])).toThrow(
+      new Error('tool/result (event 4) carries no data'),
+    )
+    expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent], [])).toThrow(
+      new Error('step/start (event 5) carries no data'),
+    )
+    expect(() =>
+      transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent], []),
+    ).toThrow(new Error('tool result (event 6) names no call it answers'))
+    expect(() =>
+      transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent], []),
+    ).toThrow(new Error('tool result (event 7) names no call it answers'))
   })
 
   it('a response without tool calls holds no usage of loops; one whose message is malformed makes no call', () => {
-    const response = (seq: number, data: unknown) => ({ type: 'assistant/message', seq, data }) as unknown as SessionEvent
+    const response = (seq: number, data: unknown) =>
+      ({ type: 'assistant/message', seq, data }) as unknown as SessionEvent
     const log = [
       response(100, { message: { content: [{ type: 'text', text: 'hi' }] }, usage: { inputTokens: 'bad' } }),
       response(101, { message: 'nothing' }),
-      response(102, { message: { content: [null, { type: 'tool-call', id: 7 }, { type: 'tool-call', id: 'call-1' }] }, usage: { inputTokens: 10, outputTokens: 2 } }),
+      response(102, {
+        message: { content: [null, { type: 'tool-call', id: 7 }, { type: 'tool-call', id: 'call-1' }] },
+        usage: { inputTokens: 10, outputTokens: 2 },
+      }),
       ...events(LOGGED_GREP),
     ]
     const transcript = transcribe(log, [])
@@ -77,20 +138,45 @@ describe('reading what the live guard left', () => {
   })
 
   it('a result with a content block that is not an object is refused, naming it', () => {
-    expect(() => transcribe(events({ ...LOGGED_GREP, result: [null] }), [])).toThrow(new Error('tool result (event 1) for call "call-1" has a content block that is not an object'))
+    expect(() => transcribe(events({ ...LOGGED_GREP, result: [null] }), [])).toThrow(
+      new Error('tool result (event 1) for call "call-1" has a content block that is not an object'),
+    )
   })
 
   it('a usage is token counts only when both counts are numbers', () => {
-    const response = (usage: unknown) => ({ type: 'assistant/message', seq: 9, data: { message: { content: [{ type: 'tool-call', id: 'call-1' }] }, usage } }) as unknown as SessionEvent
-    expect(() => transcribe([response({ inputTokens: 'many', outputTokens: 2 }), ...events(LOGGED_GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
-    expect(() => transcribe([response({ inputTokens: 3 }), ...events(LOGGED_GREP)], [])).toThrow(new Error('model response (event 9) has a usage that is not token counts'))
-    expect(transcribe([response({ inputTokens: 3, outputTokens: 2 }), ...events(LOGGED_GREP)], []).usage).toEqual([{ inputTokens: 3, outputTokens: 2 }])
+    const response = (usage: unknown) =>
+      ({
+        type: 'assistant/message',
+        seq: 9,
+        data: { message: { content: [{ type: 'tool-call', id: 'call-1' }] }, usage },
+      }) as unknown as SessionEvent
+    expect(() => transcribe([response({ inputTokens: 'many', outputTokens: 2 }), ...events(LOGGED_GREP)], [])).toThrow(
+      new Error('model response (event 9) has a usage that is not token counts'),
+    )
+    expect(() => transcribe([response({ inputTokens: 3 }), ...events(LOGGED_GREP)], [])).toThrow(
+      new Error('model response (event 9) has a usage that is not token counts'),
+    )
+    expect(transcribe([response({ inputTokens: 3, outputTokens: 2 }), ...events(LOGGED_GREP)], []).usage).toEqual([
+      { inputTokens: 3, outputTokens: 2 },
+    ])
   })
 
   it('a call no logged response made names no response, so it adds no tokens', () => {
-    const response = (seq: number, id: string) => ({ type: 'assistant/message', seq, data: { message: { content: [{ type: 'tool-call', id }] }, usage: { inputTokens: 10, outputTokens: 2 } } }) as unknown as SessionEvent
+    const response = (seq: number, id: string) =>
+      ({
+        type: 'assistant/message',
+        seq,
+        data: { message: { content: [{ type: 'tool-call', id }] }, usage: { inputTokens: 10, outputTokens: 2 } },
+      }) as unknown as SessionEvent
     // Calls 1 and 2 come from responses 0 and 1; call 3 from none the log kept.
-    const transcript = transcribe([response(100, 'call-1'), response(101, 'call-2'), ...events(LOGGED_GREP, { ...LOGGED_GREP, args: { p: 'y' } }, LOGGED_GREP)], [])
+    const transcript = transcribe(
+      [
+        response(100, 'call-1'),
+        response(101, 'call-2'),
+        ...events(LOGGED_GREP, { ...LOGGED_GREP, args: { p: 'y' } }, LOGGED_GREP),
+      ],
+      [],
+    )
     expect(calls(transcript).map((c) => c.response)).toEqual([0, 1, -1])
   })
 })

@@ -7,23 +7,29 @@ import { harness, injected, toolResults, untilIdle } from '../support/harness.ts
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { GREP, turns } from './support/calls.ts'
 
-
 describe('calls without an agent', () => {
   it('a direct ctx.tools.execute() with no agent is ignored and touches no run', async () => {
-    const h = await harness(turns(GREP, { name: 'direct', args: {} }, GREP, GREP), { thresholds: [3], exclude: ['direct'] })
+    const h = await harness(turns(GREP, { name: 'direct', args: {} }, GREP, GREP), {
+      thresholds: [3],
+      exclude: ['direct'],
+    })
     const direct: unknown[] = []
-    h.ctx.tools.register(defineContentToolFixture({
-      name: 'direct',
-      description: 'Runs grep three times with no agent.',
-      parameters: {},
-      async execute() {
-        for (let i = 0; i < 3; i++) direct.push(await agentless(h.ctx, `direct-${i}`))
-        return [{ type: 'text', text: 'ran' }]
-      },
-    }))
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'direct',
+        description: 'Runs grep three times with no agent.',
+        parameters: {},
+        async execute() {
+          for (let i = 0; i < 3; i++) direct.push(await agentless(h.ctx, `direct-${i}`))
+          return [{ type: 'text', text: 'ran' }]
+        },
+      }),
+    )
     const { agent } = await h.agent()
     await h.prompt(agent)
-    expect(direct).toEqual(Array.from({ length: 3 }, () => ({ isError: false, content: [{ type: 'text', text: 'no match for x' }] })))
+    expect(direct).toEqual(
+      Array.from({ length: 3 }, () => ({ isError: false, content: [{ type: 'text', text: 'no match for x' }] })),
+    )
     expect(injected(agent).map((r) => r.afterCall)).toEqual([4])
   })
 
@@ -37,10 +43,15 @@ describe('calls without an agent', () => {
 describe('denied and failed calls count', () => {
   it('a call denied by tools/pre-execute counts', async () => {
     const h = await harness(turns(GREP, GREP), { thresholds: [2] })
-    h.ctx.on('tools/pre-execute', async (exec, next) => exec.name === 'grep' ? { kind: 'deny', reason: 'no grep today' } : next())
+    h.ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.name === 'grep' ? { kind: 'deny', reason: 'no grep today' } : next(),
+    )
     const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
-    expect(toolResults(agent)).toEqual([[true, 'Error: no grep today'], [true, 'Error: no grep today']])
+    expect(toolResults(agent)).toEqual([
+      [true, 'Error: no grep today'],
+      [true, 'Error: no grep today'],
+    ])
   })
 
   it('a call to an unknown tool counts', async () => {
@@ -51,16 +62,21 @@ describe('denied and failed calls count', () => {
 
   it('a call whose tool throws counts', async () => {
     const h = await harness(turns({ name: 'broken', args: {} }, { name: 'broken', args: {} }), { thresholds: [2] })
-    h.ctx.tools.register(defineContentToolFixture({
-      name: 'broken',
-      description: 'Always fails.',
-      parameters: {},
-      async execute() {
-        throw new Error('disk on fire')
-      },
-    }))
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'broken',
+        description: 'Always fails.',
+        parameters: {},
+        async execute() {
+          throw new Error('disk on fire')
+        },
+      }),
+    )
     const agent = await h.run()
-    expect(toolResults(agent)).toEqual([[true, 'Error: disk on fire'], [true, 'Error: disk on fire']])
+    expect(toolResults(agent)).toEqual([
+      [true, 'Error: disk on fire'],
+      [true, 'Error: disk on fire'],
+    ])
     expect(injected(agent).map((r) => r.afterCall)).toEqual([2])
   })
 
@@ -86,30 +102,41 @@ describe('a user prompt resets', () => {
     const h = await harness(turns(GREP, GREP, GREP), { thresholds: [3] })
     const { agent } = await h.agent()
     h.ctx.on('tools/result', (exec) => {
-      if (exec.callId === 'call-2-1') agent.steer(createUserMessage({ content: [{ type: 'text', text: 'keep going' }], source: { kind: 'user' } }))
+      if (exec.callId === 'call-2-1')
+        agent.steer(createUserMessage({ content: [{ type: 'text', text: 'keep going' }], source: { kind: 'user' } }))
     })
     await h.prompt(agent)
     expect(injected(agent)).toEqual([])
   })
 
-  it('plugin-sourced context, the guard\'s own reminders included, does not reset', async () => {
+  it("plugin-sourced context, the guard's own reminders included, does not reset", async () => {
     const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3] })
     h.ctx.on('tools/post-execute', async (_exec, _result, next) => {
       const decision = await next()
-      const note = createUserMessage({ content: [{ type: 'text', text: 'note' }], source: { kind: 'plugin', plugin: 'other' } })
-      return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], note] }
+      const note = createUserMessage({
+        content: [{ type: 'text', text: 'note' }],
+        source: { kind: 'plugin', plugin: 'other' },
+      })
+      return { ...decision, additionalContexts: [...(decision.additionalContexts ?? []), note] }
     })
     const agent = await h.run()
-    expect(injected(agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder').map((r) => r.afterCall)).toEqual([2, 3])
+    expect(
+      injected(agent)
+        .filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')
+        .map((r) => r.afterCall),
+    ).toEqual([2, 3])
   })
 })
 
 describe('per agent', () => {
   it('two agents repeating the same call at the same time never remind each other', async () => {
-    const h = await harness((request) => {
-      const mine = h.model.requests.filter((r) => r.sessionId === request.sessionId).length
-      return mine <= 2 ? { calls: [GREP] } : { text: 'done' }
-    }, { thresholds: [3] })
+    const h = await harness(
+      (request) => {
+        const mine = h.model.requests.filter((r) => r.sessionId === request.sessionId).length
+        return mine <= 2 ? { calls: [GREP] } : { text: 'done' }
+      },
+      { thresholds: [3] },
+    )
     const [{ agent: a }, { agent: b }] = await Promise.all([h.agent(), h.agent()])
     await Promise.all([h.prompt(a), h.prompt(b)])
     expect(toolResults(a)).toHaveLength(2)
@@ -117,7 +144,7 @@ describe('per agent', () => {
     expect([...injected(a), ...injected(b)]).toEqual([])
   })
 
-  it('a new agent reusing a disposed agent\'s session id starts from 1', async () => {
+  it("a new agent reusing a disposed agent's session id starts from 1", async () => {
     const h = await harness([...turns(GREP, GREP), { text: 'done' }, ...turns(GREP, GREP)], { thresholds: [3] })
     const first = await h.agent('reused')
     await wakeWithoutPrompt(h.ctx, first.agent)
@@ -125,11 +152,13 @@ describe('per agent', () => {
     const second = await h.agent('reused')
     await wakeWithoutPrompt(h.ctx, second.agent)
     expect(toolResults(second.agent)).toHaveLength(2)
-    expect(injected(second.agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder')).toEqual([])
+    expect(
+      injected(second.agent).filter((r) => r.source.kind === 'plugin' && r.source.plugin === 'repeat-tool-reminder'),
+    ).toEqual([])
   })
 })
 
-describe('mounted inside one agent\'s scope', () => {
+describe("mounted inside one agent's scope", () => {
   it('guards that agent only', async () => {
     const script = [...turns(GREP, GREP), { text: 'a done' }, ...turns(GREP, GREP)]
     const h = await harness(script, { thresholds: [9] })
@@ -147,32 +176,54 @@ describe('nested dispatches', () => {
   it('calls a composite tool dispatches for the model are transparent', async () => {
     const batch = { name: 'batch', args: {} }
     const h = await harness(turns(GREP, batch, GREP), { thresholds: [2], exclude: ['batch'] })
-    h.ctx.tools.register(defineContentToolFixture({
-      name: 'batch',
-      description: 'Runs grep for other patterns on the caller\'s behalf.',
-      parameters: {},
-      async execute(_args, exec) {
-        for (const pattern of ['y', 'z']) {
-          await h.ctx.tools.execute({ callId: exec.callId, name: 'grep', arguments: { pattern }, signal: exec.signal, agent: exec.agent!, parent: exec.token })
-        }
-        return [{ type: 'text', text: 'batched' }]
-      },
-    }))
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'batch',
+        description: "Runs grep for other patterns on the caller's behalf.",
+        parameters: {},
+        async execute(_args, exec) {
+          for (const pattern of ['y', 'z']) {
+            await h.ctx.tools.execute({
+              callId: exec.callId,
+              name: 'grep',
+              arguments: { pattern },
+              signal: exec.signal,
+              agent: exec.agent!,
+              parent: exec.token,
+            })
+          }
+          return [{ type: 'text', text: 'batched' }]
+        },
+      }),
+    )
     const agent = await h.run()
     expect(injected(agent).map((r) => r.afterCall)).toEqual([3])
   })
 })
 
 function agentless(ctx: Context, callId: string) {
-  return ctx.tools.execute({ callId: callId as never, name: 'grep', arguments: { pattern: 'x' }, signal: new AbortController().signal })
-    .then(({ isError, content, ...rest }) => ({ isError, content, ...rest.additionalContexts ? { additionalContexts: rest.additionalContexts } : {} }))
+  return ctx.tools
+    .execute({
+      callId: callId as never,
+      name: 'grep',
+      arguments: { pattern: 'x' },
+      signal: new AbortController().signal,
+    })
+    .then(({ isError, content, ...rest }) => ({
+      isError,
+      content,
+      ...(rest.additionalContexts ? { additionalContexts: rest.additionalContexts } : {}),
+    }))
 }
 
 /** Wake an agent with plugin-sourced steering, so no user prompt resets anything. */
 function wakeWithoutPrompt(ctx: Context, agent: Parameters<typeof injected>[0]) {
   const idle = untilIdle(ctx, agent)
-  agent.steer(createUserMessage({ content: [{ type: 'text', text: 'scheduled check' }], source: { kind: 'plugin', plugin: 'scheduler' } }))
+  agent.steer(
+    createUserMessage({
+      content: [{ type: 'text', text: 'scheduled check' }],
+      source: { kind: 'plugin', plugin: 'scheduler' },
+    }),
+  )
   return idle
 }
-
-

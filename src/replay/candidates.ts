@@ -27,7 +27,7 @@ export interface Escalation {
 }
 
 /** Per tool: how often a call repeated the one right before it, and how often such a repeat still returned a new result. */
-export type ProgressStats = Map<string, { repeats: number, changed: number }>
+export type ProgressStats = Map<string, { repeats: number; changed: number }>
 
 /**
  * The arguments dsh's tools take that are prose for the UI or the user, never
@@ -53,7 +53,10 @@ export function addProgress(stats: ProgressStats, call: LoggedCall): void {
 
 /** Tools whose repeats mostly returned a new result each time (paging, polling): progress, not loops. */
 export function progressTools(stats: ProgressStats): string[] {
-  return [...stats].filter(([, { repeats, changed }]) => changed * 2 > repeats).map(([tool]) => tool).sort()
+  return [...stats]
+    .filter(([, { repeats, changed }]) => changed * 2 > repeats)
+    .map(([tool]) => tool)
+    .sort()
 }
 
 /** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
@@ -87,10 +90,16 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   if (progress.length > 0) {
     add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
     // Scoped: the other tools keep comparing calls alone, as the baseline does.
-    if (baseline.resultAware !== true) add(`resultAware for ${progress.join(', ')} only`, { resultAware: [...new Set([...baseline.resultAware || [], ...progress])] })
+    if (baseline.resultAware !== true)
+      add(`resultAware for ${progress.join(', ')} only`, {
+        resultAware: [...new Set([...(baseline.resultAware || []), ...progress])],
+      })
   }
   const later = baseline.thresholds.map((t) => t + 2)
-  add(thresholdsLabel(later), { thresholds: later, blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!) })
+  add(thresholdsLabel(later), {
+    thresholds: later,
+    blockAt: baseline.blockAt === 0 ? 0 : Math.max(baseline.blockAt, later.at(-1)!),
+  })
   // Most real loops are short: the second identical call is often already the pointless one.
   const shift = baseline.thresholds[0]! - 2
   if (shift > 0) {
@@ -98,8 +107,19 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     const named = thresholdsLabel(earlier)
     add(named, { thresholds: earlier })
     add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
-    add(`${named}, resultAware, cycles, the prose fields`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose })
-    add(`${named}, resultAware, cycles, the prose fields, rereads`, { thresholds: earlier, resultAware: true, cycles: true, ignoreArguments: prose, rereads: true })
+    add(`${named}, resultAware, cycles, the prose fields`, {
+      thresholds: earlier,
+      resultAware: true,
+      cycles: true,
+      ignoreArguments: prose,
+    })
+    add(`${named}, resultAware, cycles, the prose fields, rereads`, {
+      thresholds: earlier,
+      resultAware: true,
+      cycles: true,
+      ignoreArguments: prose,
+      rereads: true,
+    })
   }
   // The rules for loops in other words, each alone.
   add('rereads', { rereads: true })

@@ -36,10 +36,10 @@ export interface ReplayDocument {
   config: Config
   sessions: SessionReport[]
   total: Totals
-  labels?: { file: string, rereads?: string, score: Score, episodes: EpisodeScore[] }
+  labels?: { file: string; rereads?: string; score: Score; episodes: EpisodeScore[] }
   suggestions?: Suggestion[]
   escalation?: Escalation
-  errors: { path: string, reason: string }[]
+  errors: { path: string; reason: string }[]
 }
 
 /** One session read from its log. */
@@ -87,20 +87,44 @@ export async function main(argv: string[], io: Io): Promise<number> {
     for (const { file, problem } of problems) terminal.fail(file, problem)
     // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
     if (pass.total.sessions === 0) return 1
-    const scored = pass.scorer !== undefined && problems.length === 0 ? { file: labels!.file, ...labels!.rereads === undefined ? {} : { rereads: labels!.rereads }, score: pass.scorer.score(), episodes: pass.scorer.episodes() } : undefined
+    const scored =
+      pass.scorer !== undefined && problems.length === 0
+        ? {
+            file: labels!.file,
+            ...(labels!.rereads === undefined ? {} : { rereads: labels!.rereads }),
+            score: pass.scorer.score(),
+            episodes: pass.scorer.episodes(),
+          }
+        : undefined
     // Whatever failed the first time was reported then.
     let again = 0
     const reread = (file: string) => {
       if (progress) terminal.progress(`comparing configs on ${++again}/${found.files.length} sessions`)
       return read(file, () => {})
     }
-    const advice = request.suggest ? await advise(found.files, reread, config, pass.stats, pass.total.detailedOnRepeatedResults, scored && labels) : undefined
+    const advice = request.suggest
+      ? await advise(found.files, reread, config, pass.stats, pass.total.detailedOnRepeatedResults, scored && labels)
+      : undefined
     terminal.endProgress()
     if (request.json) {
-      const tail: Omit<ReplayDocument, 'config' | 'sessions'> = { total: pass.total, ...scored === undefined ? {} : { labels: scored }, ...advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }, errors: terminal.errors }
+      const tail: Omit<ReplayDocument, 'config' | 'sessions'> = {
+        total: pass.total,
+        ...(scored === undefined ? {} : { labels: scored }),
+        ...(advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }),
+        errors: terminal.errors,
+      }
       io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)
     } else {
-      io.out(render({ total: pass.total, sessions: pass.detailed, hidden: Math.max(0, pass.total.sessionsWithLoops - pass.detailed.length), advice, labels: scored, episodes: request.top === Infinity }))
+      io.out(
+        render({
+          total: pass.total,
+          sessions: pass.detailed,
+          hidden: Math.max(0, pass.total.sessionsWithLoops - pass.detailed.length),
+          advice,
+          labels: scored,
+          episodes: request.top === Infinity,
+        }),
+      )
     }
   } finally {
     await reader.close()
@@ -124,8 +148,21 @@ interface Pass {
  * session's report is written as it is made; the document opens with the first
  * one, so when every input fails stdout stays empty.
  */
-async function replayAll(files: readonly string[], read: (file: string) => Promise<Session | undefined>, config: Config, request: Request, labels: Labels | undefined, terminal: Terminal, progress: boolean): Promise<Pass> {
-  const pass: Pass = { total: emptyTotals(), detailed: [], stats: new Map(), scorer: labels === undefined ? undefined : new Scorer(labels) }
+async function replayAll(
+  files: readonly string[],
+  read: (file: string) => Promise<Session | undefined>,
+  config: Config,
+  request: Request,
+  labels: Labels | undefined,
+  terminal: Terminal,
+  progress: boolean,
+): Promise<Pass> {
+  const pass: Pass = {
+    total: emptyTotals(),
+    detailed: [],
+    stats: new Map(),
+    scorer: labels === undefined ? undefined : new Scorer(labels),
+  }
   let first = true
   for (const [order, file] of files.entries()) {
     if (progress) terminal.progress(`replaying ${order + 1}/${files.length} sessions`)
@@ -134,9 +171,9 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
     const one: SessionReport = {
       file,
       id: session.id,
-      ...session.parent === undefined ? {} : { parentSession: session.parent },
-      ...session.torn === undefined ? {} : { torn: session.torn },
-      ...session.corrupt === undefined ? {} : { corrupt: session.corrupt },
+      ...(session.parent === undefined ? {} : { parentSession: session.parent }),
+      ...(session.torn === undefined ? {} : { torn: session.torn }),
+      ...(session.corrupt === undefined ? {} : { corrupt: session.corrupt }),
       ...report(session.transcript, config),
     }
     // A torn or corrupt log is reported with what it holds, and said out loud: its numbers are a part of the session's.
@@ -146,7 +183,9 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
     pass.scorer?.add(one.id, one.toolCalls, marks(one))
     for (const step of session.transcript.steps) if ('tool' in step) addProgress(pass.stats, step)
     if (request.json) {
-      terminal.io.out(`${first ? `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [` : ','}\n${JSON.stringify(one)}`)
+      terminal.io.out(
+        `${first ? `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [` : ','}\n${JSON.stringify(one)}`,
+      )
       first = false
     } else if (request.top === Infinity || looped(one)) {
       keep(pass.detailed, one, request.top)
@@ -159,7 +198,7 @@ async function replayAll(files: readonly string[], read: (file: string) => Promi
 /** Stderr as the command uses it: one line per failure, and a progress line that a failure or the end clears. */
 class Terminal {
   /** Every input that failed, and why. */
-  readonly errors: { path: string, reason: string }[] = []
+  readonly errors: { path: string; reason: string }[] = []
   readonly io: Io
   private shown = false
 
@@ -189,12 +228,24 @@ class Terminal {
 }
 
 /** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */
-async function readSession(reader: LogReader, file: string, ignoreArguments: readonly string[], fail: (path: string, why: string) => void): Promise<Session | undefined> {
+async function readSession(
+  reader: LogReader,
+  file: string,
+  ignoreArguments: readonly string[],
+  fail: (path: string, why: string) => void,
+): Promise<Session | undefined> {
   try {
     const { meta, events, torn, corrupt } = await reader.read(file)
     // The backend refuses a header without a string id; a parent session it passes through as written.
-    if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string') throw new Error('its header names a parent session that is not an id')
-    return { id: meta.id, parent: meta.parentSession, transcript: transcribe(events, ignoreArguments, corrupt !== undefined), torn, corrupt }
+    if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string')
+      throw new Error('its header names a parent session that is not an id')
+    return {
+      id: meta.id,
+      parent: meta.parentSession,
+      transcript: transcribe(events, ignoreArguments, corrupt !== undefined),
+      torn,
+      corrupt,
+    }
   } catch (error) {
     fail(file, reason(error))
     return undefined
@@ -213,12 +264,12 @@ function corruptReason(corrupt: Corrupt, calls: number): string {
 
 /** Keep the `top` sessions that cost most in looping, in that order (ties: the order they were read). */
 function keep(detailed: SessionReport[], entry: SessionReport, top: number): void {
-  const rank = (a: SessionReport, b: SessionReport) => b.cost.calls - a.cost.calls
-    || (b.cost.argumentChars + b.cost.resultChars) - (a.cost.argumentChars + a.cost.resultChars)
+  const rank = (a: SessionReport, b: SessionReport) =>
+    b.cost.calls - a.cost.calls ||
+    b.cost.argumentChars + b.cost.resultChars - (a.cost.argumentChars + a.cost.resultChars)
   let at = detailed.length
   while (at > 0 && rank(entry, detailed[at - 1]!) < 0) at--
   // An entry ranked below the `top` kept ones goes in last and is dropped again.
   detailed.splice(at, 0, entry)
   if (detailed.length > top) detailed.pop()
 }
-

@@ -50,10 +50,17 @@ interface Pending {
  * results); a cycle reminder's call to repeat is the one that would go on with
  * the cycle. A block is about the call whose result was withheld.
  */
-export function effects(transcript: Transcript, config: Config): { reminders: { effect: Effect, repeatedResult: boolean }[], withheld: Effect[] } {
+export function effects(
+  transcript: Transcript,
+  config: Config,
+): { reminders: { effect: Effect; repeatedResult: boolean }[]; withheld: Effect[] } {
   const compared = comparison(config)
   // Compared as the config compares calls, not as the transcript's evidence does.
-  const asConfigured = (call: LoggedCall) => ({ tool: call.tool, args: call.args, ignored: compared.ignored(call.tool) })
+  const asConfigured = (call: LoggedCall) => ({
+    tool: call.tool,
+    args: call.args,
+    ignored: compared.ignored(call.tool),
+  })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const byTool = new Map<string, number[]>()
   calls.forEach((call, i) => {
@@ -100,7 +107,10 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
     }
   }
   settle()
-  return { reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })), withheld: withheld.map((p) => p.effect!) }
+  return {
+    reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })),
+    withheld: withheld.map((p) => p.effect!),
+  }
 }
 
 /**
@@ -108,7 +118,13 @@ export function effects(transcript: Transcript, config: Config): { reminders: { 
  * (repeated), a busy poll's read now waiting on the job (waited), or another
  * call, after which only the same call coming back decides (relapsed).
  */
-function hear(p: Pending, step: LoggedCall, same: (a: LoggedCall, b: LoggedCall) => boolean, key: (call: LoggedCall) => string, awaiting: Map<string, Pending[]>): void {
+function hear(
+  p: Pending,
+  step: LoggedCall,
+  same: (a: LoggedCall, b: LoggedCall) => boolean,
+  key: (call: LoggedCall) => string,
+  awaiting: Map<string, Pending[]>,
+): void {
   if (same(p.target, step)) {
     p.effect = 'repeated'
     return
@@ -131,7 +147,12 @@ function withheldAt(call: LoggedCall, at: number): Pending {
 }
 
 /** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`); `byTool` lists each tool's calls by index, ascending. */
-function pending(calls: readonly LoggedCall[], byTool: ReadonlyMap<string, readonly number[]>, afterCall: number, tools: readonly string[]): Pending {
+function pending(
+  calls: readonly LoggedCall[],
+  byTool: ReadonlyMap<string, readonly number[]>,
+  afterCall: number,
+  tools: readonly string[],
+): Pending {
   const indexes = byTool.get(tools.at(-1)!) ?? []
   // The latest call to the tool up to the reminder: found by halving, so many reminders cost no scan each.
   const low = firstAtOrAfter(indexes, afterCall)

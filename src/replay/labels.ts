@@ -51,7 +51,7 @@ export interface Labels {
 export function readLabels(file: string, text: string, reread = false): Labels {
   const sessions = new Map<string, Episode[]>()
   const lines = text.split('\n')
-  let failure: { line: number, what: string } | undefined
+  let failure: { line: number; what: string } | undefined
   for (let i = 0; i < lines.length && failure === undefined; i++) {
     const source = lines[i]!.trim()
     if (source === '') continue
@@ -85,7 +85,13 @@ export function withRereads(loops: Labels, rereads: Labels): Labels {
     const own = sessions.get(id) ?? []
     for (const episode of list) {
       const loop = own.find((e) => !e.reread && overlaps(e, episode))
-      if (loop !== undefined) throw new Error(problem(episode.line, `calls ${episode.first}–${episode.last} overlap the loop episode on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`))
+      if (loop !== undefined)
+        throw new Error(
+          problem(
+            episode.line,
+            `calls ${episode.first}–${episode.last} overlap the loop episode on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`,
+          ),
+        )
     }
     sessions.set(id, [...own, ...list])
   }
@@ -114,7 +120,7 @@ function anyOverlap(list: readonly Episode[], n: number): boolean {
 }
 
 /** The first episode of a session, in file order, that overlaps an earlier one, said as a problem; undefined when none does. */
-function firstOverlap(list: readonly Episode[]): { line: number, what: string } | undefined {
+function firstOverlap(list: readonly Episode[]): { line: number; what: string } | undefined {
   if (!anyOverlap(list, list.length)) return undefined
   // The shortest prefix with an overlap ends with the first episode that overlaps an earlier one.
   let low = 2
@@ -126,7 +132,10 @@ function firstOverlap(list: readonly Episode[]): { line: number, what: string } 
   }
   const episode = list[low - 1]!
   const earlier = list.find((e) => overlaps(e, episode))!
-  return { line: episode.line, what: `calls ${episode.first}–${episode.last} overlap the episode on line ${earlier.line} (calls ${earlier.first}–${earlier.last}) of the same session` }
+  return {
+    line: episode.line,
+    what: `calls ${episode.first}–${episode.last} overlap the episode on line ${earlier.line} (calls ${earlier.first}–${earlier.last}) of the same session`,
+  }
 }
 
 /** One line as an episode, or what is wrong with it. */
@@ -135,19 +144,26 @@ function parseEpisode(source: string, line: number, reread: boolean): Episode | 
   if (!isRecord(value)) return 'not a JSON object'
   const raw = fields(source)
   if (raw.twice !== undefined) return `key ${excerpt(JSON.stringify(raw.twice))} given twice`
-  for (const key of Object.keys(value)) if (!EPISODE_KEYS.has(key)) return `unknown key ${excerpt(JSON.stringify(key))} (an episode has session, first, last, label, from and why)`
-  for (const key of ['session', 'first', 'last', 'label', 'from']) if (!Object.hasOwn(value, key)) return `no ${JSON.stringify(key)}`
+  for (const key of Object.keys(value))
+    if (!EPISODE_KEYS.has(key))
+      return `unknown key ${excerpt(JSON.stringify(key))} (an episode has session, first, last, label, from and why)`
+  for (const key of ['session', 'first', 'last', 'label', 'from'])
+    if (!Object.hasOwn(value, key)) return `no ${JSON.stringify(key)}`
   const { session, first, last, label, from, why } = value
   // A value is quoted as written, cut short: a number as the line spells it, never as JSON reads it back.
   const shown = (key: string) => excerpt(raw.values.get(key)!)
   if (typeof session !== 'string' || session === '') return '"session" must be a session id (a non-empty string)'
-  if (!isCall(first)) return `"first" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('first')}`
-  if (!isCall(last)) return `"last" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('last')}`
+  if (!isCall(first))
+    return `"first" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('first')}`
+  if (!isCall(last))
+    return `"last" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('last')}`
   if (first > last) return `"first" (${first}) is after "last" (${last})`
-  if (!LABELS.includes(label as Label)) return `"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${shown('label')}`
+  if (!LABELS.includes(label as Label))
+    return `"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${shown('label')}`
   if (why !== undefined && typeof why !== 'string') return '"why" must be a text when given'
   if (isLoop(label as Label)) {
-    if (!isCall(from) || from < first || from > last) return `"from" must be a call number from "first" to "last" (${first}–${last}) for a ${label} episode, not ${shown('from')}`
+    if (!isCall(from) || from < first || from > last)
+      return `"from" must be a call number from "first" to "last" (${first}–${last}) for a ${label} episode, not ${shown('from')}`
   } else if (from !== null) {
     return `"from" must be null for a ${label} episode, not ${shown('from')}`
   }
@@ -167,7 +183,7 @@ function excerpt(text: string): string {
  * that `JSON.parse` accepted, by key; and the first key written twice, which
  * `JSON.parse` would have let the later one win silently.
  */
-function fields(source: string): { values: Map<string, string>, twice: string | undefined } {
+function fields(source: string): { values: Map<string, string>; twice: string | undefined } {
   const values = new Map<string, string>()
   let twice: string | undefined
   // Past the opening brace: the line is trimmed, and JSON.parse read it as an object.
@@ -230,7 +246,7 @@ function endOfValue(text: string, at: number): number {
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text)
-  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
+    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

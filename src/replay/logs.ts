@@ -13,7 +13,7 @@ const TRANSCRIPTS = new Set(['session.jsonl', 'session.jsonl.zstd'])
 /** Where a path's logs were found, and what could not be read on the way. */
 export interface Found {
   files: string[]
-  errors: { path: string, reason: string }[]
+  errors: { path: string; reason: string }[]
 }
 
 /** What the file system's error codes mean, as a reader of the report needs it. */
@@ -30,7 +30,7 @@ const FILE_ERRORS: Record<string, string> = {
 
 /** Why reading a path failed, in a few words: a file system error by what it means, never Node's message; any other error by its own. */
 export function reason(error: unknown): string {
-  const { code, message } = error as { code?: unknown, message: string }
+  const { code, message } = error as { code?: unknown; message: string }
   // mutant (equivalent) ConditionalExpression "false": a code that is not a string never reads as E followed by capitals, so the pattern alone sends it to its message.
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return message
   return FILE_ERRORS[code] ?? `it cannot be read (${code})`
@@ -96,8 +96,12 @@ async function misnamed(path: string): Promise<string> {
     await file.close()
   }
   // mutant (equivalent) ConditionalExpression "true": the buffer is 4,096 zeroed bytes, so a shorter file reads as its bytes then zeros, which are never the magic number (its last byte is 0xfd).
-  const compression = read >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC ? 'session.jsonl.zstd'
-    : isHeaderLine(head.subarray(0, read)) ? 'session.jsonl' : undefined
+  const compression =
+    read >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC
+      ? 'session.jsonl.zstd'
+      : isHeaderLine(head.subarray(0, read))
+        ? 'session.jsonl'
+        : undefined
   return compression === undefined
     ? NOT_A_LOG
     : `its content looks like a session log, but only a file named ${compression} is read as one (dsh keeps each session's log under that name): rename it`
@@ -110,7 +114,7 @@ function isHeaderLine(bytes: Buffer): boolean {
     const first = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8')) as { type?: unknown }
     // A primitive has no type; null's throws, into the catch.
     return first.type === 'session'
-  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined, as false as false where it is read.
+    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined, as false as false where it is read.
   } catch {
     return false
   }
@@ -121,7 +125,7 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
-  // mutant (environment) BlockStatement "{}": as above, a folder that cannot be listed, tested outside Stryker's worker threads.
+    // mutant (environment) BlockStatement "{}": as above, a folder that cannot be listed, tested outside Stryker's worker threads.
   } catch (error) {
     // mutant (environment) ObjectLiteral "{}": as above.
     errors.push({ path: dir, reason: reason(error) })
@@ -129,12 +133,17 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
   }
   const logs = entries.filter((entry) => !entry.isSymbolicLink() && TRANSCRIPTS.has(entry.name))
   if (logs.length > 1) {
-    errors.push({ path: dir, reason: 'holds both session.jsonl and session.jsonl.zstd; dsh\'s JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)' })
+    errors.push({
+      path: dir,
+      reason:
+        "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)",
+    })
   } else {
     // A log's name on anything but a regular file (a folder, a FIFO) is refused when it is read.
     for (const entry of logs) found.push(join(dir, entry.name))
   }
   for (const entry of entries) {
-    if (!entry.isSymbolicLink() && !TRANSCRIPTS.has(entry.name) && entry.isDirectory()) await walk(join(dir, entry.name), found, errors)
+    if (!entry.isSymbolicLink() && !TRANSCRIPTS.has(entry.name) && entry.isDirectory())
+      await walk(join(dir, entry.name), found, errors)
   }
 }

@@ -142,35 +142,55 @@ const REPLAY = `${name} replay`
 
 /** The request a command line makes; undefined for `--help`. Throws a sentence naming a bad option. */
 export function parse(argv: string[]): Request | undefined {
-  const { values, positionals } = commandLine(REPLAY, () => parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      ...configOptions,
-      config: { type: 'string' },
-      labels: { type: 'string' },
-      'reread-labels': { type: 'string' },
-      suggest: { type: 'boolean', default: false },
-      top: { type: 'string' },
-      all: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }))
+  const { values, positionals } = commandLine(REPLAY, () =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        ...configOptions,
+        config: { type: 'string' },
+        labels: { type: 'string' },
+        'reread-labels': { type: 'string' },
+        suggest: { type: 'boolean', default: false },
+        top: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  )
   if (values.help) return undefined
   const [verb, ...paths] = positionals
-  if (verb === undefined) throw new Error(`${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`)
-  if (verb !== 'replay') throw new Error(`${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`)
+  if (verb === undefined)
+    throw new Error(
+      `${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`,
+    )
+  if (verb !== 'replay')
+    throw new Error(
+      `${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`,
+    )
   if (paths.length === 0) throw new Error(`${REPLAY}: needs at least one session file or sessions root`)
-  if (values['reread-labels'] !== undefined && values.labels === undefined) throw new Error(`${REPLAY}: --reread-labels needs --labels`)
+  if (values['reread-labels'] !== undefined && values.labels === undefined)
+    throw new Error(`${REPLAY}: --reread-labels needs --labels`)
   if (values.all && values.top !== undefined) throw new Error(`${REPLAY}: --top and --all do not go together`)
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
-  if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1)) throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
+  if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1))
+    throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
   // Judged alone first, so that a bad flag is named as such even beside a config file.
   return configured(REPLAY, () => {
     const flags = configFromFlags(values)
-    return { config: Config(flags as Partial<Config>), flags, configFile: values.config, paths, labels: values.labels, rereads: values['reread-labels'], json: values.json, suggest: values.suggest, top }
+    return {
+      config: Config(flags as Partial<Config>),
+      flags,
+      configFile: values.config,
+      paths,
+      labels: values.labels,
+      rereads: values['reread-labels'],
+      json: values.json,
+      suggest: values.suggest,
+      top,
+    }
   })
 }
 
@@ -206,8 +226,10 @@ export function commandLine<T>(command: string, read: () => T): T {
     // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
     // mutant (equivalent) OptionalChaining "/'(-[^' ]+)/.exec(message)[1]": every error strict parseArgs throws here (an unknown option, a value missing or given to a flag) quotes the option; no positional is unexpected, as positionals are allowed.
     const option = /'(-[^' ]+)/.exec(message)?.[1]
-    const why = message.includes('argument missing') ? `${option} needs a value`
-      : message.includes('does not take an argument') ? `${option} takes no value`
+    const why = message.includes('argument missing')
+      ? `${option} needs a value`
+      : message.includes('does not take an argument')
+        ? `${option} takes no value`
         : `unknown option ${option}${Object.hasOwn(RENAMED, option!) ? `: it is now ${RENAMED[option!]}` : ''}`
     throw new Error(`${command}: ${why} (--help lists the options)`)
   }

@@ -30,10 +30,12 @@ export const DEPTH = 64
 const JS = Symbol('!!js')
 
 /** dsh's YAML dialect for entry lists and patches: the JSON schema and `!!js` scalars. */
-const DIALECT = yaml.JSON_SCHEMA.extend(new yaml.Type('tag:yaml.org,2002:js', {
-  kind: 'scalar',
-  construct: (source: string) => ({ [JS]: source }),
-}))
+const DIALECT = yaml.JSON_SCHEMA.extend(
+  new yaml.Type('tag:yaml.org,2002:js', {
+    kind: 'scalar',
+    construct: (source: string) => ({ [JS]: source }),
+  }),
+)
 
 /** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
 // mutant (equivalent) ObjectLiteral "{}": dsh-base's row config is the plugin's defaults, which an empty config gives too.
@@ -56,9 +58,13 @@ export function configFrom(text: string): Record<string, unknown> {
   }
   measure(value)
   if (isRecord(value)) return value
-  if (!Array.isArray(value)) throw new Error(`holds neither a config object nor a list of profile patches (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`)
+  if (!Array.isArray(value))
+    throw new Error(
+      `holds neither a config object nor a list of profile patches (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`,
+    )
   value.forEach((patch, i) => {
-    if (!isRecord(patch)) throw new Error(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
+    if (!isRecord(patch))
+      throw new Error(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
   })
   // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or one naming another package for this row, changes nothing here (dsh warns of it at start).
   const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]
@@ -66,7 +72,10 @@ export function configFrom(text: string): Record<string, unknown> {
   if (row.disabled === true) throw new Error(`disables ${name} (disabled: true): that profile runs no guard to replay`)
   // A config left empty (null) is the defaults, as the plugin's schema takes it; YAML has no undefined, and the base row has a config.
   if (row.config === null) return {}
-  if (!isRecord(row.config)) throw new Error(`patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config).slice(0, 80)})`)
+  if (!isRecord(row.config))
+    throw new Error(
+      `patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config).slice(0, 80)})`,
+    )
   return row.config
 }
 
@@ -82,10 +91,16 @@ function measure(value: unknown): void {
   while (work.length > 0) {
     const [item, depth] = work.pop()!
     size += typeof item === 'string' ? item.length + 1 : 1
-    if (size > EXPANDED) throw new Error(`expands to more than ${EXPANDED.toLocaleString('en-US')} values and characters (YAML aliases count each time they are used); a config is a few hundred`)
+    if (size > EXPANDED)
+      throw new Error(
+        `expands to more than ${EXPANDED.toLocaleString('en-US')} values and characters (YAML aliases count each time they are used); a config is a few hundred`,
+      )
     if (typeof item !== 'object' || item === null) continue
     if (depth === DEPTH) throw new Error(`nests values more than ${DEPTH} levels deep; a config nests two`)
-    if (JS in item) throw new Error(`holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), which dsh evaluates when it starts; replay takes plain values only`)
+    if (JS in item)
+      throw new Error(
+        `holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), which dsh evaluates when it starts; replay takes plain values only`,
+      )
     // An object's keys count as text; a list's indexes are not written.
     for (const [key, child] of Object.entries(item)) {
       if (!Array.isArray(item)) size += key.length

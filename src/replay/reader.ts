@@ -37,7 +37,10 @@ export interface Torn {
 
 /** The backend's reader of one stored log, which this module calls directly (see {@link LogReader}). */
 interface PrefixReader {
-  readPrefix(path: string, expectedId: undefined): Promise<{ meta: SessionHeader, events: SessionEvent[], tornMarker?: { truncateTo: number } }>
+  readPrefix(
+    path: string,
+    expectedId: undefined,
+  ): Promise<{ meta: SessionHeader; events: SessionEvent[]; tornMarker?: { truncateTo: number } }>
 }
 
 /** The most lines of a corrupt log the error names. */
@@ -79,10 +82,14 @@ export class LogReader {
       // mutant (equivalent) StringLiteral "\"\"": any other error the backend throws for a plain log comes from its header, which reading the part before a bad line meets again, with the same error.
       if (zstd || !(error as Error).message.startsWith('corrupt session log: ')) throw error
     }
-    const torn = prefix?.tornMarker === undefined ? undefined : { afterBytes: prefix.tornMarker.truncateTo, ofBytes: info.size }
+    const torn =
+      prefix?.tornMarker === undefined ? undefined : { afterBytes: prefix.tornMarker.truncateTo, ofBytes: info.size }
     // The backend reads every complete event before a tear (of a zstd log, every complete frame, and what the torn one still yields) and says where it is.
-    if (prefix !== undefined && (torn === undefined || zstd)) return { file, meta: prefix.meta, events: prefix.events, ...torn === undefined ? {} : { torn } }
-    return await this.recover(file, reader, prefix) ?? { file, meta: prefix!.meta, events: prefix!.events, torn: torn! }
+    if (prefix !== undefined && (torn === undefined || zstd))
+      return { file, meta: prefix.meta, events: prefix.events, ...(torn === undefined ? {} : { torn }) }
+    return (
+      (await this.recover(file, reader, prefix)) ?? { file, meta: prefix!.meta, events: prefix!.events, torn: torn! }
+    )
   }
 
   /**
@@ -90,7 +97,11 @@ export class LogReader {
    * follow it, the lines before the first bad one through the backend, then
    * every later line by itself; undefined when nothing readable follows (a tear).
    */
-  private async recover(file: string, reader: PrefixReader, prefix: { meta: SessionHeader, events: SessionEvent[] } | undefined): Promise<Log | undefined> {
+  private async recover(
+    file: string,
+    reader: PrefixReader,
+    prefix: { meta: SessionHeader; events: SessionEvent[] } | undefined,
+  ): Promise<Log | undefined> {
     const bytes = await readFile(file)
     const lines = completeLines(bytes)
     // The first line the backend would stop at: one that is no event row, or whose events do not follow on.
@@ -141,9 +152,14 @@ export class LogReader {
     this.contexts.push(ctx)
     await ctx.plugin(SessionStore)
     // A root that does not exist: this backend never lists, finds, creates or writes anything.
-    await ctx.plugin(JsonlSessionPersistence, { root: join(tmpdir(), 'repeat-tool-reminder-replay-reads-no-root'), compression })
+    await ctx.plugin(JsonlSessionPersistence, {
+      root: join(tmpdir(), 'repeat-tool-reminder-replay-reads-no-root'),
+      compression,
+    })
     // Mounted just above and never withdrawn while this context lives.
-    const backend = ctx.sessionPersistence as unknown as PrefixReader & { readStableFile(path: string, signal: unknown): Promise<{ buffer: Buffer }> }
+    const backend = ctx.sessionPersistence as unknown as PrefixReader & {
+      readStableFile(path: string, signal: unknown): Promise<{ buffer: Buffer }>
+    }
     // Configurable, as a property of the traced service proxy must be to be replaced.
     Object.defineProperty(backend, 'assertStoredIdentity', { value: async () => {}, configurable: true })
     const readFileWhole = backend.readStableFile.bind(backend)
@@ -163,13 +179,16 @@ export function corruption({ from, lines }: Corrupt): string {
   if (lines.length === 0) return `the events of line ${from} do not follow on from those before it (some are missing)`
   const shown = lines.slice(0, NAMED_LINES)
   const more = lines.length - shown.length
-  const named = shown.length === 1 ? `line ${shown[0]}` : `lines ${shown.slice(0, -1).join(', ')}${more > 0 ? `, ${shown.at(-1)} and ${more} more` : ` and ${shown.at(-1)}`}`
+  const named =
+    shown.length === 1
+      ? `line ${shown[0]}`
+      : `lines ${shown.slice(0, -1).join(', ')}${more > 0 ? `, ${shown.at(-1)} and ${more} more` : ` and ${shown.at(-1)}`}`
   return `${named} cannot be read as events of the JSONL backend`
 }
 
 /** A plain log's newline-terminated lines, each with the byte it starts at, the header first. */
-function completeLines(bytes: Buffer): { start: number, text: string }[] {
-  const lines: { start: number, text: string }[] = []
+function completeLines(bytes: Buffer): { start: number; text: string }[] {
+  const lines: { start: number; text: string }[] = []
   // mutant (equivalent) EqualityOperator "end > 0": a log whose first byte is a line feed has no header, which the backend refuses before any line is looked at here.
   for (let start = 0, end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
     lines.push({ start, text: bytes.subarray(start, end).toString('utf8') })
@@ -181,11 +200,13 @@ function completeLines(bytes: Buffer): { start: number, text: string }[] {
 function eventsOf(text: string): SessionEvent[] | undefined {
   try {
     // One event per record, or a chunk row's members: the decoder never gives none.
-    const events = decodeStorageRecord(JSON.parse(text)) as ({ type?: unknown, seq?: unknown } | null)[]
+    const events = decodeStorageRecord(JSON.parse(text)) as ({ type?: unknown; seq?: unknown } | null)[]
     // mutant (equivalent) MethodExpression "events.some(e => typeof e?.type === 'string' && Number.isSafeInteger(e.seq))": a record decodes to itself alone, and a chunk row to members the decoder has checked: some and every agree.
     // mutant (equivalent) OptionalChaining "e.type": a line that decodes to null throws on reading its type, and the catch below answers undefined, as the check does.
-    return events.every((e) => typeof e?.type === 'string' && Number.isSafeInteger(e.seq)) ? events as SessionEvent[] : undefined
-  // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
+    return events.every((e) => typeof e?.type === 'string' && Number.isSafeInteger(e.seq))
+      ? (events as SessionEvent[])
+      : undefined
+    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

@@ -34,7 +34,7 @@ export interface Shown {
   hidden: number
   advice: Advice | undefined
   /** With `--labels`: the config's score on the labeled loops, and every episode's. */
-  labels?: { file: string, rereads?: string, score: Score, episodes: EpisodeScore[] } | undefined
+  labels?: { file: string; rereads?: string; score: Score; episodes: EpisodeScore[] } | undefined
   /** Whether to list every labeled episode (`--all`). */
   episodes?: boolean
 }
@@ -59,32 +59,55 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
   }
   if (suggested !== undefined) lines.push('', ...advice(suggested))
   if (sessions.length > 0) {
-    lines.push('', hidden > 0
-      ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
-      : `${sessions.length === total.sessions ? 'every session' : 'the sessions that looped'}, most looping first:`)
+    lines.push(
+      '',
+      hidden > 0
+        ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
+        : `${sessions.length === total.sessions ? 'every session' : 'the sessions that looped'}, most looping first:`,
+    )
   }
   for (const s of sessions) {
-    lines.push('', `session ${printable(s.id)}${s.parentSession ? ` (subagent of ${printable(s.parentSession)})` : ''}`, `  ${printable(s.file)}`, ...sessionLines(s))
+    lines.push(
+      '',
+      `session ${printable(s.id)}${s.parentSession ? ` (subagent of ${printable(s.parentSession)})` : ''}`,
+      `  ${printable(s.file)}`,
+      ...sessionLines(s),
+    )
   }
   return `${lines.flatMap((line) => wrap(line, WIDTH)).join('\n')}\n`
 }
 
 function sessionLines(r: Report): string[] {
   const notRun = new Set(r.configDenied)
-  const reminder = (m: ReminderReport & { effect?: string }) => `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
-  const withheld = (list: string[]) => list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`
+  const reminder = (m: ReminderReport & { effect?: string }) =>
+    `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
+  const withheld = (list: string[]) => (list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`)
   return [
     `  ${count(r.toolCalls, 'tool call')}, ${grouped(r.trackedCalls)} tracked`,
-    `  identical runs: ${r.runs.length === 0 ? 'none' : listed(r.runs.map((run) => `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} × ${run.length} from call ${run.start}`), '; ')}`,
-    ...r.cycles.slice(0, LISTED).map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.length} from call ${c.start}`),
-    ...r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : [],
+    `  identical runs: ${
+      r.runs.length === 0
+        ? 'none'
+        : listed(
+            r.runs.map(
+              (run) =>
+                `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} × ${run.length} from call ${run.start}`,
+            ),
+            '; ',
+          )
+    }`,
+    ...r.cycles
+      .slice(0, LISTED)
+      .map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.length} from call ${c.start}`),
+    ...(r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : []),
     `  tools that loop most: ${tools(r)}`,
     `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
     `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
-    ...r.recordedWithheld.length + r.configWithheld.length === 0 ? [] : [
-      `  withheld in the log: ${withheld(r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
-      `  withheld with this config: ${withheld(r.configWithheld.map((call) => notRun.has(call) ? `${call} (not run)` : String(call)))}`,
-    ],
+    ...(r.recordedWithheld.length + r.configWithheld.length === 0
+      ? []
+      : [
+          `  withheld in the log: ${withheld(r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
+          `  withheld with this config: ${withheld(r.configWithheld.map((call) => (notRun.has(call) ? `${call} (not run)` : String(call))))}`,
+        ]),
     cost(r),
   ]
 }
@@ -101,15 +124,20 @@ function listed(items: string[], separator: string): string {
 
 /** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
 function effects(total: Totals): string[] {
-  if (total.recordedReminders + total.recordedWithheld === 0) return ['  did the reminders work: no reminder or withheld result in the logs']
+  if (total.recordedReminders + total.recordedWithheld === 0)
+    return ['  did the reminders work: no reminder or withheld result in the logs']
   // Listed here, not in a module constant, so that a mutation test can change them.
   const kinds: EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
-  const rows = kinds.filter((kind) => effectCount(total.effects[kind]) > 0).map((kind) => {
-    const counts = total.effects[kind]
-    const label = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
-    return `    ${label} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
-  })
-  const past = total.repeatedPast.slice(0, LISTED).map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
+  const rows = kinds
+    .filter((kind) => effectCount(total.effects[kind]) > 0)
+    .map((kind) => {
+      const counts = total.effects[kind]
+      const label = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
+      return `    ${label} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+    })
+  const past = total.repeatedPast
+    .slice(0, LISTED)
+    .map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
   return [
     '  did the reminders work (what the model did next):',
     ...rows,
@@ -124,12 +152,22 @@ function chart(histogram: Record<string, number>): string[] {
   if (rows.length === 0) return ['  run lengths: none']
   const most = Math.max(...rows.map(([, n]) => n))
   const width = rows.at(-1)![0].length
-  return ['  run lengths (calls in a run: runs):', ...rows.map(([length, n]) => `    ${String(length).padStart(width)} │${'█'.repeat(Math.max(1, Math.round(n / most * BAR)))} ${n}`)]
+  return [
+    '  run lengths (calls in a run: runs):',
+    ...rows.map(
+      ([length, n]) =>
+        `    ${String(length).padStart(width)} │${'█'.repeat(Math.max(1, Math.round((n / most) * BAR)))} ${n}`,
+    ),
+  ]
 }
 
 function tools(r: { tools: Report['tools'] }): string {
-  const list = r.tools.slice(0, 10).map((t) => `${printable(t.tool)} (${count(t.runs, 'run')}, ${count(t.repeatedCalls, 'repeated call')})`)
-  return list.length === 0 ? 'none' : `${list.join(', ')}${r.tools.length > 10 ? `, and ${r.tools.length - 10} more` : ''}`
+  const list = r.tools
+    .slice(0, 10)
+    .map((t) => `${printable(t.tool)} (${count(t.runs, 'run')}, ${count(t.repeatedCalls, 'repeated call')})`)
+  return list.length === 0
+    ? 'none'
+    : `${list.join(', ')}${r.tools.length > 10 ? `, and ${r.tools.length - 10} more` : ''}`
 }
 
 function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
@@ -140,7 +178,9 @@ function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
   // mutant (equivalent) ConditionalExpression "false": as above.
   if (inputTokens === null || outputTokens === null) return `${spent(r.cost)}; token usage not recorded in the log`
   const known = `${count(responses, 'model response')} using ${grouped(inputTokens)} input and ${grouped(outputTokens)} output tokens`
-  const tokens = unknown === 0 ? known
+  const tokens =
+    unknown === 0
+      ? known
       : `${responses > 0 ? `${known}; ` : ''}token usage not recorded in ${count(unknown, 'session')}`
   return `${spent(r.cost)}; ${tokens}`
 }
@@ -154,9 +194,12 @@ function spent({ calls, argumentChars, resultChars }: LoopCost): string {
 function scoreLines(file: string, s: Score, rereadsFile: string | undefined): string[] {
   const { episodes, caught, rereads } = s
   const labeled = episodes.stuck + episodes['busy-poll'] + episodes.productive + episodes.unclear
-  const more = rereadsFile === undefined ? [] : [
-    `  with the rereads (${printable(rereadsFile)}: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive, ${rereads.episodes.unclear} unclear) judged for precision too; reread recall ${ratio(rereads.recall)} (stuck ${rereads.caught} of ${rereads.episodes.stuck})`,
-  ]
+  const more =
+    rereadsFile === undefined
+      ? []
+      : [
+          `  with the rereads (${printable(rereadsFile)}: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive, ${rereads.episodes.unclear} unclear) judged for precision too; reread recall ${ratio(rereads.recall)} (stuck ${rereads.caught} of ${rereads.episodes.stuck})`,
+        ]
   return [
     `scored on labeled loops (${printable(file)}: ${count(labeled, 'episode')}; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear):`,
     `  recall ${ratio(s.recall.overall)} (stuck ${caught.stuck} of ${episodes.stuck}, busy-poll ${caught['busy-poll']} of ${episodes['busy-poll']}), precision ${ratio(s.precision)} (${s.right} right, ${s.wrong} wrong), F1 ${ratio(s.f1)}`,
@@ -168,8 +211,10 @@ function scoreLines(file: string, s: Score, rereadsFile: string | undefined): st
 /** One labeled episode under `--all`: where it is, and what the config's reminders did there. */
 function episodeLine(e: EpisodeScore): string {
   const where = `  ${printable(e.session)} calls ${e.first}–${e.last} ${e.label}${e.from === null ? '' : ` from ${e.from}`}: `
-  if (e.caughtAt !== null) return `${where}caught at ${e.caughtAt}${e.firstReminder! < e.caughtAt ? ` (first reminder at ${e.firstReminder}, early)` : ''}, ${count(e.saved, 'call')} saved`
-  if (e.from !== null) return `${where}missed${e.firstReminder === null ? '' : `, first reminder at ${e.firstReminder} (early)`}`
+  if (e.caughtAt !== null)
+    return `${where}caught at ${e.caughtAt}${e.firstReminder! < e.caughtAt ? ` (first reminder at ${e.firstReminder}, early)` : ''}, ${count(e.saved, 'call')} saved`
+  if (e.from !== null)
+    return `${where}missed${e.firstReminder === null ? '' : `, first reminder at ${e.firstReminder} (early)`}`
   return `${where}${e.firstReminder === null ? 'no reminder' : `reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`}`
 }
 
@@ -178,16 +223,44 @@ function advice({ suggestions, escalation }: Advice): string[] {
   const scored = suggestions[0]!.score !== undefined
   // Each header in two lines, so the numbers' columns stay narrow.
   const header: [string, string][] = scored
-    ? [['config', ''], ['', 'reminders'], ['', 'recall'], ['', 'precision'], ['', 'F1'], ['', 'saved'], ['', 'withheld']]
-    : [['config', ''], ['', 'reminders'], ['on repeated', 'results'], ['on changed', 'results'], ['loop calls', 'unreminded'], ['', 'withheld']]
+    ? [
+        ['config', ''],
+        ['', 'reminders'],
+        ['', 'recall'],
+        ['', 'precision'],
+        ['', 'F1'],
+        ['', 'saved'],
+        ['', 'withheld'],
+      ]
+    : [
+        ['config', ''],
+        ['', 'reminders'],
+        ['on repeated', 'results'],
+        ['on changed', 'results'],
+        ['loop calls', 'unreminded'],
+        ['', 'withheld'],
+      ]
   const rows = suggestions.map((s) => [
     `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
-    ...scored
-      ? [grouped(s.reminders), ratio(s.score!.recall.overall), ratio(s.score!.precision), ratio(s.score!.f1), ratio(s.score!.shareOfWasted), withheldCell(s)]
-      : [...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(grouped), withheldCell(s)],
+    ...(scored
+      ? [
+          grouped(s.reminders),
+          ratio(s.score!.recall.overall),
+          ratio(s.score!.precision),
+          ratio(s.score!.f1),
+          ratio(s.score!.shareOfWasted),
+          withheldCell(s),
+        ]
+      : [
+          ...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(grouped),
+          withheldCell(s),
+        ]),
   ])
-  const widths = header.map(([a, b], i) => i === 0 ? LABEL : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: string[]) => `  ${cells.map((c, i) => i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)).join('  ')}`.trimEnd()
+  const widths = header.map(([a, b], i) =>
+    i === 0 ? LABEL : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),
+  )
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd()
   // A label wider than its column goes on below, under itself; the numbers stay on its first line.
   const row = ([label, ...numbers]: string[]) => {
     const [first, ...more] = wrap(label!, LABEL)
@@ -201,20 +274,23 @@ function advice({ suggestions, escalation }: Advice): string[] {
       : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results`
   const { followed, of } = escalation
   const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
-  const escalating = of === 0
-    ? 'escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed'
-    : escalation.escalate
-      ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare what they withhold before you turn one on`
-      : `escalation: reminders mostly worked (${evidence}); none proposed`
+  const escalating =
+    of === 0
+      ? 'escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed'
+      : escalation.escalate
+        ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare what they withhold before you turn one on`
+        : `escalation: reminders mostly worked (${evidence}); none proposed`
   return [
-    'advice (--suggest): where each config\'s reminders land',
+    "advice (--suggest): where each config's reminders land",
     line(header.map(([a]) => a)),
     line(header.map(([, b]) => b)),
     ...rows.flatMap(row),
     '',
     escalating,
     `recommended (*): ${why}`,
-    ...patchSnippet(chosen.config, Config({})).split('\n').map((l) => `  ${printable(l)}`),
+    ...patchSnippet(chosen.config, Config({}))
+      .split('\n')
+      .map((l) => `  ${printable(l)}`),
   ]
 }
 

@@ -17,7 +17,6 @@ import { readNotice, type NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { Cost, type LoopCost } from './cost.ts'
 
-
 /** One identical run of length 2 or more. */
 export interface RunReport {
   tool: string
@@ -96,7 +95,11 @@ export interface SessionReport extends Report {
 }
 
 /** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
-export function drive(transcript: Transcript, config: Config, visit: (call: LoggedCall, at: number, seen: Observation) => void): number {
+export function drive(
+  transcript: Transcript,
+  config: Config,
+  visit: (call: LoggedCall, at: number, seen: Observation) => void,
+): number {
   const guard = createGuard(config)
   const agent = {} as Agent
   let at = 0
@@ -107,7 +110,10 @@ export function drive(transcript: Transcript, config: Config, visit: (call: Logg
       continue
     }
     at++
-    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result as { isError: boolean, content: ContentBlock[] })
+    const seen = guard.observe(
+      { agent, name: step.tool, arguments: step.args },
+      step.result as { isError: boolean; content: ContentBlock[] },
+    )
     if (seen === undefined) continue
     tracked++
     visit(step, at, seen)
@@ -123,7 +129,7 @@ export function marks(r: Pick<Report, 'configReminders' | 'configWithheld'>): Ma
 /** The session's report under `config`. */
 export function report(transcript: Transcript, config: Config): Report {
   const result = empty(transcript, config)
-  const tracked: { at: number, call: LoggedCall }[] = []
+  const tracked: { at: number; call: LoggedCall }[] = []
   const cost = new Cost(transcript)
   const { ignored } = comparison(config)
   let run: RunReport | undefined
@@ -133,7 +139,12 @@ export function report(transcript: Transcript, config: Config): Report {
     if (seen.length === 1) {
       close(result, run)
       // Quoted as compared, as a reminder quotes them: the ignored arguments left out.
-      run = { tool: call.tool, arguments: argumentsPreview(call.args, config.argumentsPreviewChars, ignored(call.tool)), start: at, length: 1 }
+      run = {
+        tool: call.tool,
+        arguments: argumentsPreview(call.args, config.argumentsPreviewChars, ignored(call.tool)),
+        start: at,
+        length: 1,
+      }
     } else {
       run!.length = seen.length
       cost.add(call)
@@ -153,7 +164,8 @@ export function report(transcript: Transcript, config: Config): Report {
       cycle.length = seen.cycle!.length
       cost.add(call)
     }
-    if (seen.reminder !== undefined) result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
+    if (seen.reminder !== undefined)
+      result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
     if (seen.withheld !== undefined) {
       result.configWithheld.push(at)
       if (seen.deniable) result.configDenied.push(at)
@@ -200,9 +212,18 @@ function empty(transcript: Transcript, config: Config): Report {
     cycles: [],
     histogram: {},
     tools: [],
-    recordedReminders: transcript.reminders.map((r, i) => ({ afterCall: r.afterCall, summary: r.summary, kind: r.kind, ...followed.reminders[i]! })),
+    recordedReminders: transcript.reminders.map((r, i) => ({
+      afterCall: r.afterCall,
+      summary: r.summary,
+      kind: r.kind,
+      ...followed.reminders[i]!,
+    })),
     configReminders: [],
-    recordedWithheld: transcript.withheld.map((call, i) => ({ call, denied: denied.has(call), effect: followed.withheld[i]! })),
+    recordedWithheld: transcript.withheld.map((call, i) => ({
+      call,
+      denied: denied.has(call),
+      effect: followed.withheld[i]!,
+    })),
     configWithheld: [],
     configDenied: [],
     cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0 },

@@ -47,7 +47,7 @@ export interface Score {
   /** The median of (first reminder at or past `from`) − `from` over caught loops; null when none was caught. */
   latency: number | null
   /** With a rereads file: its episodes by label, and its `stuck` ones caught; judged for precision, never counted in the loops' recall. */
-  rereads: { episodes: Record<Label, number>, caught: number, recall: number | null }
+  rereads: { episodes: Record<Label, number>; caught: number; recall: number | null }
 }
 
 /**
@@ -58,17 +58,17 @@ export interface Score {
 export class Scorer {
   private readonly labels: Labels
   private readonly seen = new Set<string>()
-  private readonly wrongLabels: { episode: Episode, what: string }[] = []
+  private readonly wrongLabels: { episode: Episode; what: string }[] = []
   private readonly latencies: number[] = []
   private readonly scored: EpisodeScore[] = []
   private readonly sum = {
-    episodes: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 },
-    caught: { 'stuck': 0, 'busy-poll': 0 },
+    episodes: { stuck: 0, 'busy-poll': 0, productive: 0, unclear: 0 },
+    caught: { stuck: 0, 'busy-poll': 0 },
     right: 0,
     wrong: 0,
     wasted: 0,
     saved: 0,
-    rereads: { 'stuck': 0, 'busy-poll': 0, 'productive': 0, 'unclear': 0 },
+    rereads: { stuck: 0, 'busy-poll': 0, productive: 0, unclear: 0 },
     rereadsCaught: 0,
   }
 
@@ -85,13 +85,19 @@ export class Scorer {
     const episodes = this.labels.sessions.get(session)
     if (episodes === undefined) return undefined
     if (this.seen.has(session)) {
-      this.wrongLabels.push({ episode: episodes[0]!, what: `session ${JSON.stringify(session)} is in more than one of the replayed logs` })
+      this.wrongLabels.push({
+        episode: episodes[0]!,
+        what: `session ${JSON.stringify(session)} is in more than one of the replayed logs`,
+      })
       return undefined
     }
     this.seen.add(session)
     const beyond = episodes.find((e) => e.last > calls)
     if (beyond !== undefined) {
-      this.wrongLabels.push({ episode: beyond, what: `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}` })
+      this.wrongLabels.push({
+        episode: beyond,
+        what: `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}`,
+      })
       return undefined
     }
     const withheld = new Set(marks.withheld)
@@ -103,7 +109,8 @@ export class Scorer {
       const within: number[] = []
       // mutant (equivalent) ConditionalExpression "true": past the last mark all[i] is undefined, and undefined <= last is false: the loop stops there anyway.
       // mutant (equivalent) EqualityOperator "i <= all.length": as above.
-      for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++) within.push(all[i]!)
+      for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++)
+        within.push(all[i]!)
       inside += within.length
       scored.push(this.episode(episode, within, withheld))
     }
@@ -113,11 +120,19 @@ export class Scorer {
   }
 
   /** What in the labels does not fit the replayed logs, by file in line order: a call past a session's end, a session in two logs, a session no log has. */
-  problems(): { file: string, problem: string }[] {
-    const missing = [...this.labels.sessions].filter(([id]) => !this.seen.has(id))
-      .map(([session, episodes]) => ({ episode: episodes[0]!, what: `session ${JSON.stringify(session)} is in none of the replayed logs` }))
-    return [...this.wrongLabels, ...missing].sort((a, b) => inFileOrder(a.episode, b.episode))
-      .map((p) => ({ file: p.episode.reread ? this.labels.rereads! : this.labels.file, problem: problem(p.episode.line, p.what) }))
+  problems(): { file: string; problem: string }[] {
+    const missing = [...this.labels.sessions]
+      .filter(([id]) => !this.seen.has(id))
+      .map(([session, episodes]) => ({
+        episode: episodes[0]!,
+        what: `session ${JSON.stringify(session)} is in none of the replayed logs`,
+      }))
+    return [...this.wrongLabels, ...missing]
+      .sort((a, b) => inFileOrder(a.episode, b.episode))
+      .map((p) => ({
+        file: p.episode.reread ? this.labels.rereads! : this.labels.file,
+        problem: problem(p.episode.line, p.what),
+      }))
   }
 
   /** Every episode scored so far, in the order of the labels file, then the rereads file. */
@@ -134,7 +149,11 @@ export class Scorer {
     return {
       episodes: { ...episodes },
       caught: { ...caught },
-      recall: { 'stuck': ratio(caught.stuck, episodes.stuck), 'busy-poll': ratio(caught['busy-poll'], episodes['busy-poll']), 'overall': recall },
+      recall: {
+        stuck: ratio(caught.stuck, episodes.stuck),
+        'busy-poll': ratio(caught['busy-poll'], episodes['busy-poll']),
+        overall: recall,
+      },
       right,
       wrong,
       precision,
@@ -205,7 +224,7 @@ export function firstAtOrAfter(values: readonly number[], n: number): number {
 
 /** The harmonic mean of two ratios; 0 when both are. */
 function harmonic(a: number, b: number): number {
-  return a + b === 0 ? 0 : 2 * a * b / (a + b)
+  return a + b === 0 ? 0 : (2 * a * b) / (a + b)
 }
 
 function ratio(part: number, whole: number): number | null {

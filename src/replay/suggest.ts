@@ -7,7 +7,14 @@
  * given and writes nothing.
  */
 import type { Config } from '../config.ts'
-import { candidates, escalation, progressTools, type Candidate, type Escalation, type ProgressStats } from './candidates.ts'
+import {
+  candidates,
+  escalation,
+  progressTools,
+  type Candidate,
+  type Escalation,
+  type ProgressStats,
+} from './candidates.ts'
 import type { EffectCounts } from './effects.ts'
 import type { Labels } from './labels.ts'
 import { Scorer, type Score } from './score.ts'
@@ -55,7 +62,7 @@ export interface RemindedLoops {
 /** What a candidate's tally on a session is set against: the loops the baseline reminded there, and the session's labels to score on. */
 interface Against {
   baseline: RemindedLoops
-  scorer?: { id: string, scorer: Scorer } | undefined
+  scorer?: { id: string; scorer: Scorer } | undefined
 }
 
 /**
@@ -66,7 +73,11 @@ interface Against {
  * before (as the evidence compares them), so configs whose thresholds differ
  * are judged on the same loops, not on the same calls.
  */
-export function tally(transcript: Transcript, config: Config, against: Against): { tally: Tally, reminded: RemindedLoops } {
+export function tally(
+  transcript: Transcript,
+  config: Config,
+  against: Against,
+): { tally: Tally; reminded: RemindedLoops } {
   const result = noTally()
   const reminded = new Set<LoggedCall>()
   const loops = new Set<number>()
@@ -93,7 +104,8 @@ export function tally(transcript: Transcript, config: Config, against: Against):
       result.onChangedResults++
     }
   })
-  for (const step of transcript.steps) if ('tool' in step && step.repeatsCall && step.repeatsResult && !reminded.has(step)) result.unremindedLoopCalls++
+  for (const step of transcript.steps)
+    if ('tool' in step && step.repeatsCall && step.repeatsResult && !reminded.has(step)) result.unremindedLoopCalls++
   for (const start of against.baseline.loops) if (loops.has(start)) result.baselineLoopsKept++
   for (const start of against.baseline.repeated) if (!loops.has(start)) result.baselineRepeatedLoopsLost++
   against.scorer?.scorer.add(against.scorer.id, transcript.calls, { reminders, withheld })
@@ -112,7 +124,16 @@ function stretches(transcript: Transcript): number[] {
 
 /** A tally of nothing yet. */
 function noTally(): Tally {
-  return { reminders: 0, withheld: 0, denied: 0, onRepeatedResults: 0, onChangedResults: 0, unremindedLoopCalls: 0, baselineLoopsKept: 0, baselineRepeatedLoopsLost: 0 }
+  return {
+    reminders: 0,
+    withheld: 0,
+    denied: 0,
+    onRepeatedResults: 0,
+    onChangedResults: 0,
+    unremindedLoopCalls: 0,
+    baselineLoopsKept: 0,
+    baselineRepeatedLoopsLost: 0,
+  }
 }
 
 /** Add one config's tally on a session to its running total. */
@@ -125,16 +146,29 @@ function addTally(total: Tally, more: Tally): void {
  * reports what cannot be read) and tally each candidate on it, scoring it on
  * `labels` when given; recommend one.
  */
-export async function advise(files: readonly string[], read: (file: string) => Promise<{ id: string, transcript: Transcript } | undefined>, baseline: Config, stats: ProgressStats, later: EffectCounts, labels?: Labels): Promise<Advice> {
+export async function advise(
+  files: readonly string[],
+  read: (file: string) => Promise<{ id: string; transcript: Transcript } | undefined>,
+  baseline: Config,
+  stats: ProgressStats,
+  later: EffectCounts,
+  labels?: Labels,
+): Promise<Advice> {
   const evidence = escalation(later)
-  const suggestions: Suggestion[] = candidates(baseline, progressTools(stats), evidence).map((c) => ({ ...c, ...noTally() }))
-  const scorers = suggestions.map(() => labels === undefined ? undefined : new Scorer(labels))
+  const suggestions: Suggestion[] = candidates(baseline, progressTools(stats), evidence).map((c) => ({
+    ...c,
+    ...noTally(),
+  }))
+  const scorers = suggestions.map(() => (labels === undefined ? undefined : new Scorer(labels)))
   for (const file of files) {
     const session = await read(file)
     if (session === undefined) continue
     let baseline: RemindedLoops = { loops: new Set(), repeated: new Set() }
     suggestions.forEach((s, i) => {
-      const one = tally(session.transcript, s.config, { baseline, scorer: scorers[i] && { id: session.id, scorer: scorers[i] } })
+      const one = tally(session.transcript, s.config, {
+        baseline,
+        scorer: scorers[i] && { id: session.id, scorer: scorers[i] },
+      })
       // The baseline comes first: it keeps every one of its own loops, and the others are set against them.
       if (i === 0) {
         baseline = one.reminded
@@ -146,7 +180,10 @@ export async function advise(files: readonly string[], read: (file: string) => P
   suggestions.forEach((s, i) => {
     if (scorers[i] !== undefined) s.score = scorers[i].score()
   })
-  return { suggestions: labels === undefined ? recommend(suggestions) : recommendScored(suggestions), escalation: evidence }
+  return {
+    suggestions: labels === undefined ? recommend(suggestions) : recommendScored(suggestions),
+    escalation: evidence,
+  }
 }
 
 /**
@@ -157,9 +194,10 @@ export async function advise(files: readonly string[], read: (file: string) => P
 export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
   let best = suggestions[0]!
   for (const s of suggestions) {
-    const better = s.score!.f1 - best.score!.f1
-      || (s.score!.shareOfWasted ?? 0) - (best.score!.shareOfWasted ?? 0)
-      || best.reminders - s.reminders
+    const better =
+      s.score!.f1 - best.score!.f1 ||
+      (s.score!.shareOfWasted ?? 0) - (best.score!.shareOfWasted ?? 0) ||
+      best.reminders - s.reminders
     if (better > 0) best = s
   }
   best.recommended = true
@@ -178,13 +216,15 @@ export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
  */
 export function recommend(suggestions: Suggestion[]): Suggestion[] {
   const [baseline] = suggestions
-  const keeps = (s: Suggestion) => s.baselineRepeatedLoopsLost === 0 && (baseline!.reminders === 0 || s.baselineLoopsKept > 0)
+  const keeps = (s: Suggestion) =>
+    s.baselineRepeatedLoopsLost === 0 && (baseline!.reminders === 0 || s.baselineLoopsKept > 0)
   let best = baseline!
   for (const s of suggestions) {
     if (!keeps(s)) continue
-    const better = s.onChangedResults - best.onChangedResults
-      || best.onRepeatedResults - s.onRepeatedResults
-      || s.unremindedLoopCalls - best.unremindedLoopCalls
+    const better =
+      s.onChangedResults - best.onChangedResults ||
+      best.onRepeatedResults - s.onRepeatedResults ||
+      s.unremindedLoopCalls - best.unremindedLoopCalls
     if (better < 0) best = s
   }
   best.recommended = true

@@ -43,7 +43,10 @@ export function wrap(line: string, width: number): string[] {
  */
 export function printable(text: unknown): string {
   const shown = typeof text === 'string' ? text : String(JSON.stringify(text))
-  return shown.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return shown.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 /** A ratio to two decimals; – when it is unknown. */

@@ -45,7 +45,11 @@ export interface Totals {
   /** Ranked: the tools whose calls were repeated right after a reminder most often. */
   repeatedPast: RepeatedPast[]
   /** The cost over the sessions whose tokens are known; `sessionsWithoutUsage` counts the others. */
-  cost: Omit<LoopCost, 'inputTokens' | 'outputTokens'> & { inputTokens: number, outputTokens: number, sessionsWithoutUsage: number }
+  cost: Omit<LoopCost, 'inputTokens' | 'outputTokens'> & {
+    inputTokens: number
+    outputTokens: number
+    sessionsWithoutUsage: number
+  }
 }
 
 /** Totals before any session. */
@@ -69,7 +73,15 @@ export function emptyTotals(): Totals {
     effects: { short: noEffects(), detailed: noEffects(), cycle: noEffects(), withheld: noEffects() },
     detailedOnRepeatedResults: noEffects(),
     repeatedPast: [],
-    cost: { calls: 0, argumentChars: 0, resultChars: 0, responses: 0, inputTokens: 0, outputTokens: 0, sessionsWithoutUsage: 0 },
+    cost: {
+      calls: 0,
+      argumentChars: 0,
+      resultChars: 0,
+      responses: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      sessionsWithoutUsage: 0,
+    },
   }
 }
 
@@ -87,7 +99,8 @@ export function addToTotals(total: Totals, s: Report): void {
   total.runs += s.runs.length
   for (const run of s.runs) total.longestRun = Math.max(total.longestRun, run.length)
   total.cycles += s.cycles.length
-  for (const [length, count] of Object.entries(s.histogram)) total.histogram[length] = (total.histogram[length] ?? 0) + count
+  for (const [length, count] of Object.entries(s.histogram))
+    total.histogram[length] = (total.histogram[length] ?? 0) + count
   for (const t of s.tools) addLoops(total.tools, t)
   total.tools.sort(byRepeatedCalls)
   total.recordedReminders += s.recordedReminders.length
@@ -125,4 +138,3 @@ function addRepeatedPast(list: RepeatedPast[], summary: string): void {
   else known.reminders++
   list.sort((a, b) => b.reminders - a.reminders || a.tool.localeCompare(b.tool))
 }
-

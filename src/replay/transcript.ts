@@ -21,7 +21,7 @@ export interface LoggedCall {
   /** The arguments as the loop delivered them to the tool. */
   args: unknown
   /** The result the live guard saw: the logged one, or for a result it withheld, the one it had seen repeat. */
-  result: { isError: boolean, content: readonly ContentBlock[] }
+  result: { isError: boolean; content: readonly ContentBlock[] }
   /** The logged result content, for the cost of looping. */
   logged: readonly ContentBlock[]
   /** The top-level arguments left out when it is compared with other calls. */
@@ -69,7 +69,11 @@ export interface Transcript {
  * answer a call whose line was lost, or remind of calls whose results were:
  * such a result or reminder is left out, not an error.
  */
-export function transcribe(events: readonly SessionEvent[], ignoreArguments: readonly string[], recovered = false): Transcript {
+export function transcribe(
+  events: readonly SessionEvent[],
+  ignoreArguments: readonly string[],
+  recovered = false,
+): Transcript {
   const reader = new Transcriber(ignoreArguments, recovered)
   for (const event of events) reader.read(event)
   return reader.transcript
@@ -80,7 +84,7 @@ class Transcriber {
   readonly transcript: Transcript = { steps: [], calls: 0, reminders: [], withheld: [], denied: [], usage: [] }
   private readonly compared: Comparison
   /** The calls made so far, by call id. */
-  private readonly made = new Map<string, { tool: string, raw: string }>()
+  private readonly made = new Map<string, { tool: string; raw: string }>()
   /** Per call id, the model response that made it (an index of `usage`). */
   private readonly responses = new Map<string, number>()
   /** The call ids a result has answered: a later result for one is not a call. */
@@ -109,9 +113,12 @@ class Transcriber {
   /** A model response: the calls it made, and its token usage. */
   private response(seq: number, data: Record<string, unknown>): void {
     const blocks = contentOf(data)
-    const ids = blocks.flatMap((block) => isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [])
+    const ids = blocks.flatMap((block) =>
+      isRecord(block) && block.type === 'tool-call' && typeof block.id === 'string' ? [block.id] : [],
+    )
     if (ids.length === 0) return
-    if (data.usage !== undefined && !isUsage(data.usage)) throw new Error(`model response (event ${seq}) has a usage that is not token counts`)
+    if (data.usage !== undefined && !isUsage(data.usage))
+      throw new Error(`model response (event ${seq}) has a usage that is not token counts`)
     for (const id of ids) this.responses.set(id, this.transcript.usage.length)
     this.transcript.usage.push(data.usage)
   }
@@ -120,15 +127,18 @@ class Transcriber {
   private call(seq: number, data: Record<string, unknown>): void {
     const { callId, name: tool, arguments: raw } = data
     if (typeof callId !== 'string') throw new Error(`tool call (event ${seq}) has no call id`)
-    if (typeof tool !== 'string' || tool === '') throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no tool name`)
-    if (typeof raw !== 'string') throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no arguments text`)
+    if (typeof tool !== 'string' || tool === '')
+      throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no tool name`)
+    if (typeof raw !== 'string')
+      throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no arguments text`)
     this.made.set(callId, { tool, raw })
   }
 
   /** A user-role message in its place; this plugin's notice is read back as a reminder. */
   private message(seq: number, message: UserMessage): void {
     const { transcript } = this
-    if (!isRecord(message.source) || !Array.isArray(message.content)) throw new Error(`user message (event ${seq}) has no source or no content list`)
+    if (!isRecord(message.source) || !Array.isArray(message.content))
+      throw new Error(`user message (event ${seq}) has no source or no content list`)
     transcript.steps.push(message)
     const { source } = message
     if (source.kind !== 'plugin' || source.plugin !== name) return
@@ -147,15 +157,20 @@ class Transcriber {
   private result(seq: number, data: Record<string, unknown>): void {
     const { transcript, compared, recent } = this
     const [block] = contentOf(data)
-    if (!isRecord(block) || typeof block.toolCallId !== 'string') throw new Error(`tool result (event ${seq}) names no call it answers`)
+    if (!isRecord(block) || typeof block.toolCallId !== 'string')
+      throw new Error(`tool result (event ${seq}) names no call it answers`)
     const id = block.toolCallId
     const call = this.made.get(id)
     if (call === undefined) {
       if (this.recovered) return
       throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
     }
-    if (!Array.isArray(block.content)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
-    if (!block.content.every(isRecord)) throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has a content block that is not an object`)
+    if (!Array.isArray(block.content))
+      throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
+    if (!block.content.every(isRecord))
+      throw new Error(
+        `tool result (event ${seq}) for call ${JSON.stringify(id)} has a content block that is not an object`,
+      )
     if (this.answered.has(id)) return
     this.answered.add(id)
     transcript.calls++
@@ -194,14 +209,15 @@ const evidence = new WeakMap<readonly string[], ComparedBy>()
 /** How the evidence compares calls: every call tracked, every outcome compared, the given arguments left out. */
 function evidenceOf(ignoreArguments: readonly string[]): ComparedBy {
   let config = evidence.get(ignoreArguments)
-  if (config === undefined) evidence.set(ignoreArguments, config = { include: [], exclude: [], ignoreArguments, resultAware: true })
+  if (config === undefined)
+    evidence.set(ignoreArguments, (config = { include: [], exclude: [], ignoreArguments, resultAware: true }))
   return config
 }
 
 /** The content list of the message an event carries; empty when it carries none. */
 function contentOf(data: Record<string, unknown>): unknown[] {
   // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a list of one string instead of none: a response finds no tool call in it and a result no block naming a call (a string is no record), as in an empty list.
-  return isRecord(data.message) && Array.isArray(data.message.content) ? data.message.content as unknown[] : []
+  return isRecord(data.message) && Array.isArray(data.message.content) ? (data.message.content as unknown[]) : []
 }
 
 function isUsage(value: unknown): value is TokenUsage {

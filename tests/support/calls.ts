@@ -41,7 +41,9 @@ const reminders = (request: GenerateOptions) => requestContext(request).filter((
 export function changesAfterDetailed(request: GenerateOptions): ScriptedTurn {
   const seen = reminders(request)
   const detailed = seen.some((text) => text.includes('\n'))
-  const read = request.messages.some((m) => m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of a.ts')))
+  const read = request.messages.some((m) =>
+    m.content.some((b) => b.type === 'tool-result' && JSON.stringify(b).includes('contents of a.ts')),
+  )
   if (read) return { text: 'MAX_ATTEMPTS is 4' }
   return { calls: [detailed ? READ : GREP] }
 }

@@ -57,7 +57,10 @@ export async function mountBash(ctx: Context): Promise<string> {
  */
 export async function mountJobs(ctx: Context): Promise<void> {
   const rows = await compose('[]')
-  for (const [id, plugin] of [['jobs', JobsLocal], ['tool-jobs', ToolJobs]] as const) {
+  for (const [id, plugin] of [
+    ['jobs', JobsLocal],
+    ['tool-jobs', ToolJobs],
+  ] as const) {
     await ctx.plugin(plugin as never, (row(rows, id).config ?? {}) as never)
   }
 }

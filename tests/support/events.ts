@@ -9,7 +9,7 @@ import { transcribe, type LoggedCall } from '../../src/replay/transcript.ts'
 export interface Logged {
   tool: string
   args: unknown
-  result?: string | ({ type: string, text?: string } | null)[]
+  result?: string | ({ type: string; text?: string } | null)[]
   isError?: boolean
 }
 
@@ -21,15 +21,21 @@ export function events(...calls: Logged[]): SessionEvent[] {
     const content = typeof result === 'string' ? [{ type: 'text', text: result }] : result
     return [
       { type: 'tool/call', seq: seq++, data: { callId, name: tool, arguments: JSON.stringify(args) } },
-      { type: 'tool/result', seq: seq++, data: { message: { content: [{ type: 'tool-result', toolCallId: callId, content, isError }] } } },
+      {
+        type: 'tool/result',
+        seq: seq++,
+        data: { message: { content: [{ type: 'tool-result', toolCallId: callId, content, isError }] } },
+      },
     ] as unknown as SessionEvent[]
   })
 }
 
 /** The calls of a transcript, without the user messages between them. */
-export const calls = (session: ReturnType<typeof transcribe>) => session.steps.filter((s): s is LoggedCall => 'tool' in s)
+export const calls = (session: ReturnType<typeof transcribe>) =>
+  session.steps.filter((s): s is LoggedCall => 'tool' in s)
 /** Per call: whether it repeats the call before it, whether its result repeats, and both. */
-export const flags = (session: ReturnType<typeof transcribe>) => calls(session).map((c) => [c.repeatsCall, c.repeatsResult, c.repeatsCall && c.repeatsResult])
+export const flags = (session: ReturnType<typeof transcribe>) =>
+  calls(session).map((c) => [c.repeatsCall, c.repeatsResult, c.repeatsCall && c.repeatsResult])
 /** The search most replay suites log, as a log records a call. */
 export const LOGGED_GREP: Logged = { tool: 'grep', args: { p: 'x' } }
 
@@ -38,4 +44,5 @@ export function message(seq: number, source: Record<string, unknown>, text = 'x'
   return { type: 'user/message', seq, data: { content: [{ type: 'text', text }], source } } as unknown as SessionEvent
 }
 /** This plugin's notice as the log records it, with `summary`. */
-export const reminder = (seq: number, summary: unknown, text = 'Reminder') => message(seq, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }, text)
+export const reminder = (seq: number, summary: unknown, text = 'Reminder') =>
+  message(seq, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }, text)

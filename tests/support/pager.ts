@@ -15,21 +15,25 @@ export const TEST: ScriptedCall = { name: 'run_tests', args: { file: 'a.py' } }
 /** Register the pager (`scroll_down`) and the failing test run (`run_tests`). */
 export function pagerAndFailingTests(ctx: Context): void {
   let page = 0
-  ctx.tools.register(defineContentToolFixture({
-    name: 'scroll_down',
-    description: 'Show the next page of the open file.',
-    parameters: {},
-    async execute() {
-      page++
-      return [{ type: 'text', text: `lines ${page * 100}-${page * 100 + 99}` }]
-    },
-  }))
-  ctx.tools.register(defineContentToolFixture({
-    name: 'run_tests',
-    description: 'Run a test file.',
-    parameters: { file: { type: 'string' } },
-    async execute() {
-      throw new Error('SyntaxError: invalid syntax (a.py, line 3)')
-    },
-  }))
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'scroll_down',
+      description: 'Show the next page of the open file.',
+      parameters: {},
+      async execute() {
+        page++
+        return [{ type: 'text', text: `lines ${page * 100}-${page * 100 + 99}` }]
+      },
+    }),
+  )
+  ctx.tools.register(
+    defineContentToolFixture({
+      name: 'run_tests',
+      description: 'Run a test file.',
+      parameters: { file: { type: 'string' } },
+      async execute() {
+        throw new Error('SyntaxError: invalid syntax (a.py, line 3)')
+      },
+    }),
+  )
 }

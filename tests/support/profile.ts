@@ -9,7 +9,7 @@ import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepse
 import { scratch } from '../../support/scratch.ts'
 
 /** One composed row of a profile's `cordis.yml`. */
-export type Row = { id?: string, name?: string, config?: Record<string, unknown>, disabled?: boolean }
+export type Row = { id?: string; name?: string; config?: Record<string, unknown>; disabled?: boolean }
 
 const BASE = join(import.meta.dirname, '..', 'fixtures', 'dsh-base', 'cordis.patch.yml')
 
@@ -34,6 +34,7 @@ export function row(rows: readonly Row[], id: string): Row {
 /** Every `cordis.patch.yml` snippet `file` (a README) shows a dsh user, in order, taken back to column 0. */
 export async function readmeSnippets(file: string): Promise<string[]> {
   const text = await readFile(join(import.meta.dirname, '..', '..', file), 'utf8')
-  return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)]
-    .map(([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
+  return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)].map(
+    ([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''),
+  )
 }
