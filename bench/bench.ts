@@ -28,7 +28,10 @@ interface Subject {
   label: string
   plugin?: object
   config?: object
-  /** Dispatch `tools/pre-execute` before `tools/post-execute`, as the registry does for every call: for the subject that listens to both. */
+  /**
+   * Dispatch `tools/pre-execute` before `tools/post-execute`, as the registry does for every call:
+   * for the subject that listens to both.
+   */
   pre?: true
 }
 
@@ -250,7 +253,10 @@ async function optIns() {
       content: [
         {
           type: 'text',
-          text: `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. Use read with offset/limit, or grep this path to search within it.)`,
+          text:
+            `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted ` +
+            `result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. ` +
+            `Use read with offset/limit, or grep this path to search within it.)`,
         },
       ],
     })

@@ -106,7 +106,10 @@ async function recommended(): Promise<Config> {
 
 const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(2))
 
-/** Extra configs to score beside the README's, as JSON objects over it: `LOOPS_TRY='{"rereads":true}'`, several separated by `;`. */
+/**
+ * Extra configs to score beside the README's, as JSON objects over it:
+ * `LOOPS_TRY='{"rereads":true}'`, several separated by `;`.
+ */
 const TRY = (process.env.LOOPS_TRY ?? '').split(';').filter((t) => t.trim() !== '')
 
 async function main(): Promise<void> {
@@ -139,19 +142,26 @@ async function main(): Promise<void> {
     ]
     const { episodes, rereads } = scoreOn(set, Config({}))
     console.log(
-      `\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive\n`,
+      `\n${name}: ${set.sessions.length} labeled sessions; loops: ${episodes.stuck} ` +
+        `stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} ` +
+        `productive, ${episodes.unclear} unclear; rereads: ${rereads.episodes.stuck} ` +
+        `stuck, ${rereads.episodes.productive} productive\n`,
     )
     console.log(
-      'Recall, F1, share and latency are over the loops; precision over the loops and the rereads together; reread recall is of the stuck rereads.\n',
+      'Recall, F1, share and latency are over the loops; precision over ' +
+        'the loops and the rereads together; reread recall is of the stuck rereads.\n',
     )
     console.log(
-      '| config | recall | recall stuck | recall busy-poll | precision | F1 | share of wasted | latency | reread recall |',
+      '| config | recall | recall stuck | recall busy-poll | precision ' +
+        '| F1 | share of wasted | latency | reread recall |',
     )
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
     for (const [label, config] of configs) {
       const s = scoreOn(set, config)
       console.log(
-        `| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} | ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} | ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} | ${fixed(s.rereads.recall)} |`,
+        `| ${label} | ${fixed(s.recall.overall)} | ${fixed(s.recall.stuck)} ` +
+          `| ${fixed(s.recall['busy-poll'])} | ${fixed(s.precision)} | ${fixed(s.f1)} ` +
+          `| ${fixed(s.shareOfWasted)} | ${s.latency ?? '–'} | ${fixed(s.rereads.recall)} |`,
       )
     }
   }

@@ -121,17 +121,23 @@ async function atScale() {
   console.log('| ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows) {
     console.log(
-      `| ${r.sessions.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(1)} MB | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / (r.bytes / 1e6)).toFixed(0)} ms | ${(r.rss / 1e6).toFixed(0)} MB |`,
+      `| ${r.sessions.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(1)} ` +
+        `MB | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / (r.bytes / 1e6)).toFixed(0)} ` +
+        `ms | ${(r.rss / 1e6).toFixed(0)} MB |`,
     )
   }
   const [small, large] = rows as [(typeof rows)[0], (typeof rows)[0]]
   console.log(
-    `\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`,
+    `\n${COPIES}x the sessions: ${(large.ms / small.ms).toFixed(1)}x ` +
+      `the time, ${(large.rss / small.rss).toFixed(2)}x the peak RSS`,
   )
   for (const dir of [recorded, one, many]) await rm(dir, { recursive: true, force: true })
 }
 
-/** One session of {@link LARGE} calls: its peak RSS over a replay of an empty folder's worth, against the log's size. */
+/**
+ * One session of {@link LARGE} calls: its peak RSS over a replay of an empty folder's worth,
+ * against the log's size.
+ */
 async function oneLargeSession() {
   // A search loop, a read repeated, and progress calls, over and over, 100 calls a model response:
   // a response a call would make recording quadratic in the session's length (each request carries the history).
@@ -151,10 +157,13 @@ async function oneLargeSession() {
   const { ms, maxRSS: peak } = await replayRun(root)
   const base = (await replayRun(floor)).maxRSS
   console.log(
-    `\none session of ${LARGE.toLocaleString('en')} tool calls, ${(bytes / 1e6).toFixed(0)} MB of log (uncompressed): ${(ms / 1000).toFixed(1)} s, peak RSS ${(peak / 1e6).toFixed(0)} MB`,
+    `\none session of ${LARGE.toLocaleString('en')} tool calls, ${(bytes / 1e6).toFixed(0)} ` +
+      `MB of log (uncompressed): ${(ms / 1000).toFixed(1)} s, peak RSS ` +
+      `${(peak / 1e6).toFixed(0)} MB`,
   )
   console.log(
-    `  over a one-call session's ${(base / 1e6).toFixed(0)} MB: ${((peak - base) / 1e6).toFixed(0)} MB, ${((peak - base) / bytes).toFixed(2)}x the log's size`,
+    `  over a one-call session's ${(base / 1e6).toFixed(0)} MB: ${((peak - base) / 1e6).toFixed(0)} ` +
+      `MB, ${((peak - base) / bytes).toFixed(2)}x the log's size`,
   )
   for (const dir of [root, floor]) await rm(dir, { recursive: true, force: true })
 }

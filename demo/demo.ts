@@ -143,11 +143,14 @@ async function scratchProject(): Promise<string> {
   await mkdir(join(dir, 'src'))
   await writeFile(
     join(dir, 'src', 'retry.ts'),
-    'export const MAX_ATTEMPTS = 4\n\nexport function backoff(attempt: number): number {\n  return 100 * 2 ** attempt\n}\n',
+    'export const MAX_ATTEMPTS = 4\n\nexport function backoff(attempt: ' +
+      'number): number {\n  return 100 * 2 ** attempt\n}\n',
   )
   await writeFile(
     join(dir, 'src', 'client.ts'),
-    "import { MAX_ATTEMPTS, backoff } from './retry'\n\nexport async function get(url: string) {\n  // retries failed requests with exponential backoff\n}\n",
+    "import { MAX_ATTEMPTS, backoff } from './retry'\n\nexport async " +
+      'function get(url: string) {\n  // retries failed requests with exponential ' +
+      'backoff\n}\n',
   )
   await writeFile(join(dir, 'README.md'), '# http client\n')
   return dir
@@ -209,9 +212,9 @@ function registerFileTools(ctx: Context, dir: string): void {
           if (!file.isFile()) continue
           const path = join(file.parentPath, file.name)
           const lines = (await readFile(path, 'utf8')).split('\n')
-          lines.forEach(
-            (line, i) => line.includes(args.pattern) && hits.push(`${relative(dir, path)}:${i + 1}: ${line.trim()}`),
-          )
+          for (const [i, line] of lines.entries()) {
+            if (line.includes(args.pattern)) hits.push(`${relative(dir, path)}:${i + 1}: ${line.trim()}`)
+          }
         }
         return hits.length > 0 ? hits.join('\n') : `no matches for "${args.pattern}" in ${args.path ?? '.'}`
       },
@@ -349,7 +352,8 @@ function render(entries: Entry[], thresholds: number[], color: boolean): string[
       lines.push(
         '',
         dim(
-          `${e.calls} tool calls · longest identical run ${e.longestRun} · ${e.reminders.length} reminder${e.reminders.length === 1 ? '' : 's'}${where}`,
+          `${e.calls} tool calls · longest identical run ${e.longestRun} · ` +
+            `${e.reminders.length} reminder${e.reminders.length === 1 ? '' : 's'}${where}`,
         ),
       )
     }

@@ -23,7 +23,10 @@ import { ScriptedModel, type Script, type ScriptedTurn } from './model.ts'
 /** The provider route the scripted model is registered under. */
 export const PROVIDER = 'scripted'
 
-/** Mount the harness services (with their invariant companions unless `invariants` is false) on a fresh root context. */
+/**
+ * Mount the harness services (with their invariant companions unless `invariants` is false) on a
+ * fresh root context.
+ */
 export async function bootHarness({ invariants = true } = {}): Promise<Context> {
   const ctx = new Context()
   await ctx.plugin(InvariantRegistry, { enabled: invariants })

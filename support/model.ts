@@ -10,7 +10,10 @@ export interface ScriptedCall {
   args: unknown
 }
 
-/** One model response: tool calls, or a final text answer; with `usage`, the token counts the adapter reports for it. */
+/**
+ * One model response: tool calls, or a final text answer; with `usage`, the token counts the
+ * adapter reports for it.
+ */
 export type ScriptedTurn = ({ calls: ScriptedCall[] } | { text: string }) & { usage?: TokenUsage }
 
 /** Decides the next response from the request the model was just sent; it may wait for something first. */

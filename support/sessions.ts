@@ -1,9 +1,3 @@
-/**
- * Session logs written the way dsh writes them (scripted agents run through the
- * real loop with the harness's JSONL persistence backend), and the replay
- * command run on them in-process: for the replay tests and the replay benchmark.
- */
-import { join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -28,7 +22,10 @@ export interface SessionScript {
   setup?: (ctx: Context) => void | Promise<void>
 }
 
-/** Run scripted agents through the real loop with the JSONL backend writing their logs on a fresh root; resolve to the root. */
+/**
+ * Run scripted agents through the real loop with the JSONL backend writing their logs on a fresh
+ * root; resolve to the root.
+ */
 export async function writeSessions(
   compression: 'none' | 'zstd',
   sessions: SessionScript[],

@@ -198,18 +198,22 @@ describe('arguments compared without the ignored ones (ignoreArguments)', () => 
     expect(argumentFilter([])('bash')).toEqual([])
   })
 
-  it('every call to a tool shares one list, for the last 64 tools asked about: entries are not stored again per call', () => {
-    const ignoredFor = argumentFilter(Array.from({ length: 1_000 }, (_, i) => `*.arg${i}`))
-    const bash = ignoredFor('bash')
-    expect(bash).toHaveLength(1_000)
-    expect(ignoredFor('bash')).toBe(bash)
-    for (let i = 1; i < KEPT_TOOLS; i++) ignoredFor(`tool${i}`)
-    expect(ignoredFor('bash')).toBe(bash)
-    // One more tool than is kept: the one kept longest, bash, is listed afresh next time.
-    ignoredFor('one-more')
-    const again = ignoredFor('bash')
-    expect(again).not.toBe(bash)
-    expect(again).toEqual(bash)
-    expect(KEPT_TOOLS).toBe(64)
-  })
+  it(
+    'every call to a tool shares one list, for the last 64 tools asked ' +
+      'about: entries are not stored again per call',
+    () => {
+      const ignoredFor = argumentFilter(Array.from({ length: 1_000 }, (_, i) => `*.arg${i}`))
+      const bash = ignoredFor('bash')
+      expect(bash).toHaveLength(1_000)
+      expect(ignoredFor('bash')).toBe(bash)
+      for (let i = 1; i < KEPT_TOOLS; i++) ignoredFor(`tool${i}`)
+      expect(ignoredFor('bash')).toBe(bash)
+      // One more tool than is kept: the one kept longest, bash, is listed afresh next time.
+      ignoredFor('one-more')
+      const again = ignoredFor('bash')
+      expect(again).not.toBe(bash)
+      expect(again).toEqual(bash)
+      expect(KEPT_TOOLS).toBe(64)
+    },
+  )
 })

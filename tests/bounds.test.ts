@@ -43,23 +43,28 @@ describe('what each agent remembers is bounded', () => {
         { isError: false, content: [{ type: 'text', text: `wrote ${text}` }] },
       )
     }
-    // The newest call, up to 8 recent ones, up to 8 interrupted runs and the 6 calls rereads looks back on: well under 3 MB.
+    // The newest call, up to 8 recent ones, up to 8 interrupted runs and the 6 calls rereads looks
+    // back on: well under 3 MB.
     expect(heap() - before).toBeLessThan(4e6)
     // The guard and the agent are still in use here, so the collection above could not take their state.
-    expect(guard.observe({ agent, name: 'write', arguments: {} }, { isError: false, content: [] })?.length).toBe(1)
+    expect(guard.observe({ agent, name: 'write', arguments: {} }, { isError: false, content: [] })?.inARow).toBe(1)
   })
 })
 
 describe('compiled pattern lists', () => {
-  it('the 16 lists compiled last are kept, and no more: 100 lists of a 200,000-character pattern leave at most a few dozen MB', () => {
-    const before = heap()
-    // Each filter is used and dropped, as a replay drops a config's comparison; only the kept lists stay.
-    for (let i = 0; i < 100; i++)
-      expect(anyOf([`${i}${'x'.repeat(200_000)}*`])(`${i}${'x'.repeat(200_000)}`)).toBe(true)
-    // Each compiled list holds its pattern and a table of 200,000 numbers: all 100 kept would be 200 MB and more.
-    expect(heap() - before).toBeLessThan(16 * 2.5e6 + 10e6)
-    expect(KEPT_LISTS).toBe(16)
-  })
+  it(
+    'the 16 lists compiled last are kept, and no more: 100 lists of a ' +
+      '200,000-character pattern leave at most a few dozen MB',
+    () => {
+      const before = heap()
+      // Each filter is used and dropped, as a replay drops a config's comparison; only the kept lists stay.
+      for (let i = 0; i < 100; i++)
+        expect(anyOf([`${i}${'x'.repeat(200_000)}*`])(`${i}${'x'.repeat(200_000)}`)).toBe(true)
+      // Each compiled list holds its pattern and a table of 200,000 numbers: all 100 kept would be 200 MB and more.
+      expect(heap() - before).toBeLessThan(16 * 2.5e6 + 10e6)
+      expect(KEPT_LISTS).toBe(16)
+    },
+  )
 })
 
 describe('what a long ignoreArguments list costs', () => {
@@ -110,10 +115,14 @@ describe("replay's look-back window", () => {
       .steps.filter((s): s is LoggedCall => 'tool' in s)
       .at(-1)!
 
-  it('a call compares its result with the same call up to 8 calls back, the farthest the guard compares, and no farther', () => {
-    expect(last(between(7)).repeatsResult).toBe(true)
-    expect(last(between(8)).repeatsResult).toBe(false)
-  })
+  it(
+    'a call compares its result with the same call up to 8 calls back, ' +
+      'the farthest the guard compares, and no farther',
+    () => {
+      expect(last(between(7)).repeatsResult).toBe(true)
+      expect(last(between(8)).repeatsResult).toBe(false)
+    },
+  )
 })
 
 describe('the log reader is closed on every path', () => {

@@ -65,23 +65,27 @@ describe('config', () => {
     expect(fiber.config).toEqual(DEFAULTS)
   })
 
-  it("the README's config table lists every field in the schema's order, with its default and, as its meaning, the schema's description", async () => {
-    const dict = fields.dict ?? {}
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
-    const rows = readme
-      .split('\n')
-      .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line))
-      .map((line) => line.slice(2, -2).split(' | ').slice(0, 3))
-    const shown = (value: unknown) => (Array.isArray(value) ? `[${value.join(', ')}]` : String(value))
-    expect(rows).toEqual(
-      Object.entries(dict).map(([key, field]) => [
-        `\`${key}\``,
-        `\`${shown(field.meta.default)}\``,
-        field.meta.description,
-      ]),
-    )
-    expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
-  })
+  it(
+    "the README's config table lists every field in the schema's order, " +
+      "with its default and, as its meaning, the schema's description",
+    async () => {
+      const dict = fields.dict ?? {}
+      const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+      const rows = readme
+        .split('\n')
+        .filter((line) => /^\| `[a-zA-Z]+` \| `/.test(line))
+        .map((line) => line.slice(2, -2).split(' | ').slice(0, 3))
+      const written = (value: unknown) => (Array.isArray(value) ? `[${value.join(', ')}]` : String(value))
+      expect(rows).toEqual(
+        Object.entries(dict).map(([key, field]) => [
+          `\`${key}\``,
+          `\`${written(field.meta.default)}\``,
+          field.meta.description,
+        ]),
+      )
+      expect(Object.keys(dict)).toEqual(Object.keys(DEFAULTS))
+    },
+  )
 
   it("the Chinese README's config table lists the same fields with the same defaults", async () => {
     const table = async (file: string) =>
@@ -175,15 +179,19 @@ describe('config', () => {
     await expect(ctx.plugin(Reminder, { [field]: value })).rejects.toThrow(`repeat-tool-reminder: ${message}`)
   })
 
-  it('resultAware takes true, false or a list of tool patterns; ignoreArguments splits each entry at its last dot', () => {
-    expect(Reminder.Config({ resultAware: ['job_output', 'bash'] }).resultAware).toEqual(['job_output', 'bash'])
-    expect(Reminder.Config({ resultAware: [] }).resultAware).toEqual([])
-    expect(Reminder.Config({ resultAware: true }).resultAware).toBe(true)
-    expect(
-      Reminder.Config({ ignoreArguments: ['bash.description', '*.justification', 'mcp.server.note'] }).ignoreArguments,
-    ).toEqual(['bash.description', '*.justification', 'mcp.server.note'])
-    expect(ignoredArgument('mcp.server.note')).toEqual({ tool: 'mcp.server', argument: 'note' })
-  })
+  it(
+    'resultAware takes true, false or a list of tool patterns; ignoreArguments ' + 'splits each entry at its last dot',
+    () => {
+      expect(Reminder.Config({ resultAware: ['job_output', 'bash'] }).resultAware).toEqual(['job_output', 'bash'])
+      expect(Reminder.Config({ resultAware: [] }).resultAware).toEqual([])
+      expect(Reminder.Config({ resultAware: true }).resultAware).toBe(true)
+      expect(
+        Reminder.Config({ ignoreArguments: ['bash.description', '*.justification', 'mcp.server.note'] })
+          .ignoreArguments,
+      ).toEqual(['bash.description', '*.justification', 'mcp.server.note'])
+      expect(ignoredArgument('mcp.server.note')).toEqual({ tool: 'mcp.server', argument: 'note' })
+    },
+  )
 
   it('maxCyclePeriod takes every integer from 2 to 8', () => {
     for (const maxCyclePeriod of [2, 3, 4, 5, 6, 7, 8])
@@ -244,7 +252,8 @@ describe('config', () => {
     })
     await ctx.plugin(Reminder, { thresholds: [4, 2], cycles: true })
     expect(lines).toEqual([
-      `info @deepseek-ai/dsh-repeat-tool-reminder ${version} active: ${JSON.stringify({ ...DEFAULTS, thresholds: [2, 4], cycles: true })}`,
+      `info @deepseek-ai/dsh-repeat-tool-reminder ${version} active: ` +
+        JSON.stringify({ ...DEFAULTS, thresholds: [2, 4], cycles: true }),
     ])
   })
 
@@ -272,13 +281,15 @@ describe('loading from cordis.yml', () => {
           .map((pair) => pair.split(':'))
           .map(([id, pkg]) => `- id: ${id}\n  name: '@deepseek-ai/${pkg}'`),
         `- id: loop\n  name: '@deepseek-ai/dsh-agent-loop'\n  config:\n    agents: []`,
-        `- id: reminder\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [4, 2]\n    exclude: [todo_write]`,
+        `- id: reminder\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    ` +
+          `thresholds: [4, 2]\n    exclude: [todo_write]`,
         `- id: broken\n  name: 'cordis:repeat-tool-reminder'\n  config:\n    thresholds: [1]`,
       ].join('\n'),
     )
     const root = new Context()
     await root.plugin(Loader, {})
-    // The package as built is what a deployment names; the suite registers the source module under the loader's builtin scheme.
+    // The package as built is what a deployment names; the suite registers the source module under
+    // the loader's builtin scheme.
     root.loader.builtins['repeat-tool-reminder'] = Reminder
     const include = await root.loader.create({
       name: '@deepseek-ai/cordis-plugin-include',

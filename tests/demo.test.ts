@@ -91,32 +91,36 @@ describe('npm start demo', () => {
     ])
   })
 
-  it("--sessions writes the demo's log as dsh does: replay reads it and finds the reminders the demo gave", async () => {
-    const root = await scratch('demo-sessions')
-    const { status, err } = await demo(['--sessions', root])
-    expect(status).toBe(0)
-    expect(err).toEqual([
-      `repeat-tool-reminder demo: wrote the session's log to ${root}/_no-cwd/demo/session.jsonl.zstd`,
-    ])
-    const { status: replayed, report } = await runReplayJson([root])
-    expect(replayed).toBe(0)
-    expect(report.sessions.map((s) => [s.id, s.toolCalls, placed(s.recordedReminders)])).toEqual([
-      [
-        'demo',
-        6,
+  it(
+    "--sessions writes the demo's log as dsh does: replay reads it and " + 'finds the reminders the demo gave',
+    async () => {
+      const root = await scratch('demo-sessions')
+      const { status, err } = await demo(['--sessions', root])
+      expect(status).toBe(0)
+      expect(err).toEqual([
+        `repeat-tool-reminder demo: wrote the session's log to ${root}/_no-cwd/demo/session.jsonl.zstd`,
+      ])
+      const { status: replayed, report } = await runReplayJson([root])
+      expect(replayed).toBe(0)
+      expect(report.sessions.map((s) => [s.id, s.toolCalls, placed(s.recordedReminders)])).toEqual([
         [
-          { afterCall: 3, summary: 'search_files × 3' },
-          { afterCall: 5, summary: 'search_files × 5' },
+          'demo',
+          6,
+          [
+            { afterCall: 3, summary: 'search_files × 3' },
+            { afterCall: 5, summary: 'search_files × 5' },
+          ],
         ],
-      ],
-    ])
-  })
+      ])
+    },
+  )
 
   it.each([
     [['--nope'], 'repeat-tool-reminder demo: unknown option --nope (--help lists the options)'],
     [
       ['--preview', '9'],
-      'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars (renamed in 0.3.0) (--help lists the options)',
+      'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars ' +
+        '(renamed in 0.3.0) (--help lists the options)',
     ],
     [['--repeats', '0'], 'repeat-tool-reminder demo: --repeats must be a positive integer (got "0")'],
     [
@@ -126,7 +130,8 @@ describe('npm start demo', () => {
     [['--json', 'extra'], 'repeat-tool-reminder demo: takes options only (got "extra"; --help lists the options)'],
     [
       ['--result-aware', '--result-aware-tools', 'x'],
-      'repeat-tool-reminder demo: --result-aware-tools sets resultAware, which another flag already set; give one of them',
+      'repeat-tool-reminder demo: --result-aware-tools sets resultAware, ' +
+        'which another flag already set; give one of them',
     ],
     [['--thresholds', '1,3'], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got 1)'],
     [['--thresholds', ''], 'repeat-tool-reminder demo: thresholds must be integers >= 2 (got "")'],

@@ -36,56 +36,68 @@ async function runAppends(n: number, config: Partial<Config>) {
 }
 
 describe("blockAt denies a repeat before it runs, with dsh's bash tool as dsh-base composes it", () => {
-  it("a command with a side effect repeated past blockAt ran blockAt − 1 times; the model reads the withheld text as each denied call's result", async () => {
-    const { agent, file } = await runAppends(6, { thresholds: [2], blockAt: 3 })
-    expect(await lines(file)).toBe(2)
-    const results = toolResults(agent)
-    expect(results.slice(0, 2)).toEqual([
-      [false, '(no output)'],
-      [false, '(no output)'],
-    ])
-    expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, false, {}, false)]))
-    expect(reminders(agent).map((r) => r.afterCall)).toEqual([2])
-  })
+  it(
+    'a command with a side effect repeated past blockAt ran blockAt − ' +
+      "1 times; the model reads the withheld text as each denied call's result",
+    async () => {
+      const { agent, file } = await runAppends(6, { thresholds: [2], blockAt: 3 })
+      expect(await lines(file)).toBe(2)
+      const results = toolResults(agent)
+      expect(results.slice(0, 2)).toEqual([
+        [false, '(no output)'],
+        [false, '(no output)'],
+      ])
+      expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, false, {}, false)]))
+      expect(reminders(agent).map((r) => r.afterCall)).toEqual([2])
+    },
+  )
 
-  it('under resultAware the result decides whether the run goes on: the call runs, and its result is withheld after', async () => {
-    const { agent, file } = await runAppends(4, { thresholds: [2], blockAt: 3, resultAware: true })
-    expect(await lines(file)).toBe(4)
-    expect(toolResults(agent).slice(2)).toEqual([3, 4].map((n) => [true, withheldFeedback(['bash'], n, true)]))
-  })
+  it(
+    'under resultAware the result decides whether the run goes on: the ' +
+      'call runs, and its result is withheld after',
+    async () => {
+      const { agent, file } = await runAppends(4, { thresholds: [2], blockAt: 3, resultAware: true })
+      expect(await lines(file)).toBe(4)
+      expect(toolResults(agent).slice(2)).toEqual([3, 4].map((n) => [true, withheldFeedback(['bash'], n, true)]))
+    },
+  )
 
-  it('the log records each denied call with the withheld text; replay reports them as not run, and a config with blockAt as calls it would not run', async () => {
-    const file = join(await scratch('effects'), 'effects.txt')
-    const config = { thresholds: [2], blockAt: 3 }
-    const root = await writeSessions(
-      'none',
-      [
-        {
-          id: 'appends',
-          script: turns(...times(5, append(file))),
-          setup: async (ctx) => {
-            await mountBash(ctx)
+  it(
+    'the log records each denied call with the withheld text; replay ' +
+      'reports them as not run, and a config with blockAt as calls it would not run',
+    async () => {
+      const file = join(await scratch('effects'), 'effects.txt')
+      const config = { thresholds: [2], blockAt: 3 }
+      const root = await writeSessions(
+        'none',
+        [
+          {
+            id: 'appends',
+            script: turns(...times(5, append(file))),
+            setup: async (ctx) => {
+              await mountBash(ctx)
+            },
           },
-        },
-      ],
-      config,
-    )
-    expect(await lines(file)).toBe(2)
-    const log = await readFile(join(root, '_no-cwd', 'appends', 'session.jsonl'), 'utf8')
-    expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
-    const { report } = await runReplayJson([root, '--thresholds', '2', '--block-at', '3'])
-    const [session] = report.sessions
-    expect(session!.recordedWithheld).toEqual([
-      { call: 3, denied: true, effect: 'repeated' },
-      { call: 4, denied: true, effect: 'repeated' },
-      { call: 5, denied: true, effect: 'ended' },
-    ])
-    expect(session!.configWithheld).toEqual([3, 4, 5])
-    expect(session!.configDenied).toEqual([3, 4, 5])
-    expect(report.total).toMatchObject({ recordedWithheld: 3, recordedDenied: 3, configWithheld: 3, configDenied: 3 })
-    const { out } = await runReplay(['replay', root])
-    expect(out).toContain('  withheld results: 3 in the logs (3 denied before running), 0 with this config\n')
-  })
+        ],
+        config,
+      )
+      expect(await lines(file)).toBe(2)
+      const log = await readFile(join(root, '_no-cwd', 'appends', 'session.jsonl'), 'utf8')
+      expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
+      const { report } = await runReplayJson([root, '--thresholds', '2', '--block-at', '3'])
+      const [session] = report.sessions
+      expect(session!.recordedWithheld).toEqual([
+        { call: 3, denied: true, effect: 'repeated' },
+        { call: 4, denied: true, effect: 'repeated' },
+        { call: 5, denied: true, effect: 'ended' },
+      ])
+      expect(session!.configWithheld).toEqual([3, 4, 5])
+      expect(session!.configDenied).toEqual([3, 4, 5])
+      expect(report.total).toMatchObject({ recordedWithheld: 3, recordedDenied: 3, configWithheld: 3, configDenied: 3 })
+      const { out } = await runReplay(['replay', root])
+      expect(out).toContain('  withheld results: 3 in the logs (3 denied before running), 0 with this config\n')
+    },
+  )
 })
 
 describe("every other listener's decision still wins", () => {
@@ -144,21 +156,25 @@ describe('parallel calls of one step', () => {
   }
   const call = (key: string) => ({ name: 'slow', args: { key } })
 
-  it('a call behind an earlier one of its step is not denied on a run that call may end: it runs, and is counted in model order', async () => {
-    // a, a, then one response of b and a: in model order b ends the run, so the last a starts a new one.
-    const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('b'), call('a')] }], {
-      thresholds: [2],
-      blockAt: 3,
-    })
-    slow(h.ctx)
-    const agent = await h.run()
-    expect(toolResults(agent)).toEqual([
-      [false, 'done a'],
-      [false, 'done a'],
-      [false, 'done b'],
-      [false, 'done a'],
-    ])
-  })
+  it(
+    'a call behind an earlier one of its step is not denied on a run ' +
+      'that call may end: it runs, and is counted in model order',
+    async () => {
+      // a, a, then one response of b and a: in model order b ends the run, so the last a starts a new one.
+      const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('b'), call('a')] }], {
+        thresholds: [2],
+        blockAt: 3,
+      })
+      slow(h.ctx)
+      const agent = await h.run()
+      expect(toolResults(agent)).toEqual([
+        [false, 'done a'],
+        [false, 'done a'],
+        [false, 'done b'],
+        [false, 'done a'],
+      ])
+    },
+  )
 
   it('the first call of a step that continues the run is still denied before it runs', async () => {
     const h = await harness([{ calls: [call('a')] }, { calls: [call('a')] }, { calls: [call('a'), call('b')] }], {
@@ -181,15 +197,15 @@ describe('what deny never turns away', () => {
   const grep = { agent, name: 'grep', arguments: { pattern: 'x' } }
   const result = { isError: false, content: [{ type: 'text' as const, text: 'none' }] }
   /** A guard that has counted `n` identical greps of `agent`. */
-  const after = (n: number, config: Partial<Config>) => {
+  const observed = (n: number, config: Partial<Config>) => {
     const guard = createGuard(ConfigSchema(config))
     for (let i = 0; i < n; i++) guard.observe(grep, result)
     return guard
   }
 
   it('with blockAt 0, nothing; a call without an agent, one a tool dispatched, an untracked one: nothing', () => {
-    expect(after(5, {}).deny(grep)).toBeUndefined()
-    const guard = after(2, { thresholds: [2], blockAt: 3, exclude: ['glob'] })
+    expect(observed(5, {}).deny(grep)).toBeUndefined()
+    const guard = observed(2, { thresholds: [2], blockAt: 3, exclude: ['glob'] })
     expect(guard.deny({ name: 'grep', arguments: { pattern: 'x' } })).toBeUndefined()
     expect(guard.deny({ ...grep, parent: { callId: 'outer' } as never })).toBeUndefined()
     expect(guard.deny({ ...grep, name: 'glob' })).toBeUndefined()
@@ -231,7 +247,7 @@ describe('which calls are open while deny judges', () => {
     const g = guard()
     // The memo made for the denied grep of x must not answer for a grep of y counted first: y starts a run of its own.
     expect(g.deny(call('x'))).toBe(DENIED)
-    expect(g.observe(call('y'), result)?.length).toBe(1)
+    expect(g.observe(call('y'), result)?.inARow).toBe(1)
   })
 })
 
@@ -254,36 +270,40 @@ describe("every other listener's decision, in model order", () => {
     }
   }
 
-  it('a call a later listener denies is still a call of its step: the repeat behind it, whose run it ended in model order, runs', async () => {
-    const calls = (...names: [string, string][]) => ({ calls: names.map(([name, key]) => ({ name, args: { key } })) })
-    const h = await harness(
-      [calls(['slow', 'a']), calls(['slow', 'a']), calls(['nap', 'z'], ['other', 'y'], ['slow', 'a'])],
-      { thresholds: [2], blockAt: 3, exclude: ['nap'] },
-    )
-    // nap is still running when the last call reaches pre-execute: nothing of its step has been counted yet.
-    let wake = () => {}
-    parallel(h.ctx, new Promise((resolve) => (wake = resolve)))
-    h.ctx.on(
-      'tools/pre-execute',
-      (exec, next) => {
-        if (exec.callId === 'call-3-3') wake()
-        return next()
-      },
-      { prepend: true },
-    )
-    // A policy registered after the plugin: its listener runs inside the plugin's next().
-    h.ctx.on('tools/pre-execute', async (exec, next) =>
-      exec.name === 'other' ? { kind: 'deny', reason: 'not other' } : next(),
-    )
-    const agent = await h.run()
-    expect(toolResults(agent)).toEqual([
-      [false, 'slow a'],
-      [false, 'slow a'],
-      [false, 'nap z'],
-      [true, 'Error: not other'],
-      [false, 'slow a'],
-    ])
-  })
+  it(
+    'a call a later listener denies is still a call of its step: the ' +
+      'repeat behind it, whose run it ended in model order, runs',
+    async () => {
+      const calls = (...names: [string, string][]) => ({ calls: names.map(([name, key]) => ({ name, args: { key } })) })
+      const h = await harness(
+        [calls(['slow', 'a']), calls(['slow', 'a']), calls(['nap', 'z'], ['other', 'y'], ['slow', 'a'])],
+        { thresholds: [2], blockAt: 3, exclude: ['nap'] },
+      )
+      // nap is still running when the last call reaches pre-execute: nothing of its step has been counted yet.
+      let wake = () => {}
+      parallel(h.ctx, new Promise((resolve) => (wake = resolve)))
+      h.ctx.on(
+        'tools/pre-execute',
+        (exec, next) => {
+          if (exec.callId === 'call-3-3') wake()
+          return next()
+        },
+        { prepend: true },
+      )
+      // A policy registered after the plugin: its listener runs inside the plugin's next().
+      h.ctx.on('tools/pre-execute', async (exec, next) =>
+        exec.name === 'other' ? { kind: 'deny', reason: 'not other' } : next(),
+      )
+      const agent = await h.run()
+      expect(toolResults(agent)).toEqual([
+        [false, 'slow a'],
+        [false, 'slow a'],
+        [false, 'nap z'],
+        [true, 'Error: not other'],
+        [false, 'slow a'],
+      ])
+    },
+  )
 
   it('a call this plugin denied and an outer listener let through ran: its withheld result says so', async () => {
     const file = join(await scratch('effects'), 'effects.txt')
@@ -355,23 +375,27 @@ describe('what deny keeps for a call', () => {
 })
 
 describe('what deny compares changes nothing it does not withhold', () => {
-  it('every sequence of 8 calls over 3 tools, cycles of up to 4 on: with a blockAt no run reaches, deny before every call, the same reminders as without', () => {
-    const agent = {} as Agent
-    const result = { isError: false, content: [{ type: 'text' as const, text: 'same' }] }
-    const reminded = (sequence: number[], blockAt: number) => {
-      const guard = createGuard(ConfigSchema({ thresholds: [2, 3], cycles: true, maxCyclePeriod: 4, blockAt }))
-      return sequence.map((tool) => {
-        const exec = { agent, name: 'abc'[tool]!, arguments: { k: 1 } }
-        // As the pipeline does: pre-execute first, with a fresh call object each time.
-        expect(guard.deny(exec)).toBeUndefined()
-        return guard.observe(exec, result)?.reminder?.source
-      })
-    }
-    for (let n = 0; n < 3 ** 8; n++) {
-      const sequence = Array.from({ length: 8 }, (_, i) => Math.floor(n / 3 ** i) % 3)
-      expect(reminded(sequence, 1_000)).toEqual(reminded(sequence, 0))
-    }
-  })
+  it(
+    'every sequence of 8 calls over 3 tools, cycles of up to 4 on: with ' +
+      'a blockAt no run reaches, deny before every call, the same reminders as without',
+    () => {
+      const agent = {} as Agent
+      const result = { isError: false, content: [{ type: 'text' as const, text: 'same' }] }
+      const reminded = (sequence: number[], blockAt: number) => {
+        const guard = createGuard(ConfigSchema({ thresholds: [2, 3], cycles: true, maxCyclePeriod: 4, blockAt }))
+        return sequence.map((tool) => {
+          const exec = { agent, name: 'abc'[tool]!, arguments: { k: 1 } }
+          // As the pipeline does: pre-execute first, with a fresh call object each time.
+          expect(guard.deny(exec)).toBeUndefined()
+          return guard.observe(exec, result)?.reminder?.source
+        })
+      }
+      for (let n = 0; n < 3 ** 8; n++) {
+        const sequence = Array.from({ length: 8 }, (_, i) => Math.floor(n / 3 ** i) % 3)
+        expect(reminded(sequence, 1_000)).toEqual(reminded(sequence, 0))
+      }
+    },
+  )
 
   it('observe, like deny, ignores a call without an agent, one a tool dispatched and an untracked one', () => {
     const guard = createGuard(ConfigSchema({ thresholds: [2], exclude: ['glob'] }))

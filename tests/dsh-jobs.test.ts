@@ -5,7 +5,7 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { Config } from '../src/config.ts'
-import { createGuard } from '../src/guard.ts'
+import { createGuard, type Observation } from '../src/guard.ts'
 import {
   detailedPollReminder,
   detailedReminder,
@@ -61,28 +61,36 @@ async function poll(polls: number, config: Partial<Config>) {
 }
 
 describe("busy polls of a background job, with dsh's bash and job tools as dsh-base composes them", () => {
-  it('resultAware for job_output: reads of a running job are one run whatever they print, reminded one read late with the poll texts; the read that waits and the read after completion are not', async () => {
-    const agent = await poll(7, { resultAware: ['job_output'] })
-    const results = toolResults(agent).map(([, text]) => text)
-    expect(results[0]).toMatch(/^started background job bash-\d+$/)
-    const job = results[0]!.slice('started background job '.length)
-    expect(results.slice(1, 8).every((text) => text.endsWith('\n[status: running]'))).toBe(true)
-    expect(results[8]).toMatch(/finished\n\[status: completed, exit code: 0\]$/)
-    expect(results[9]).toBe('(no new output)\n[status: completed, exit code: 0]')
-    expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-      [5, shortPollReminder(job), source('job_output × 4 (busy poll)')],
-      [7, detailedPollReminder(job, 6, JSON.stringify({ job_id: job })), source('job_output × 6 (busy poll)')],
-    ])
-  })
+  it(
+    'resultAware for job_output: reads of a running job are one run whatever ' +
+      'they print, reminded one read late with the poll texts; the read ' +
+      'that waits and the read after completion are not',
+    async () => {
+      const agent = await poll(7, { resultAware: ['job_output'] })
+      const results = toolResults(agent).map(([, text]) => text)
+      expect(results[0]).toMatch(/^started background job bash-\d+$/)
+      const job = results[0]!.slice('started background job '.length)
+      expect(results.slice(1, 8).every((text) => text.endsWith('\n[status: running]'))).toBe(true)
+      expect(results[8]).toMatch(/finished\n\[status: completed, exit code: 0\]$/)
+      expect(results[9]).toBe('(no new output)\n[status: completed, exit code: 0]')
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
+        [5, shortPollReminder(job), source('job_output × 4 (busy poll)')],
+        [7, detailedPollReminder(job, 6, JSON.stringify({ job_id: job })), source('job_output × 6 (busy poll)')],
+      ])
+    },
+  )
 
-  it('with the defaults the reads are identical calls: the stock reminders at 3 and 5 reads, the texts unchanged', async () => {
-    const agent = await poll(5, {})
-    const job = toolResults(agent)[0]![1].slice('started background job '.length)
-    expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-      [4, shortReminder(), source('job_output × 3')],
-      [6, detailedReminder('job_output', 5, JSON.stringify({ job_id: job })), source('job_output × 5')],
-    ])
-  })
+  it(
+    'with the defaults the reads are identical calls: the stock reminders ' + 'at 3 and 5 reads, the texts unchanged',
+    async () => {
+      const agent = await poll(5, {})
+      const job = toolResults(agent)[0]![1].slice('started background job '.length)
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
+        [4, shortReminder(), source('job_output × 3')],
+        [6, detailedReminder('job_output', 5, JSON.stringify({ job_id: job })), source('job_output × 5')],
+      ])
+    },
+  )
 
   it("blockAt withholds a busy poll's reads from its measured length on, with the poll's own feedback", async () => {
     const agent = await poll(5, { resultAware: ['job_output'], thresholds: [3], blockAt: 3 })
@@ -124,14 +132,15 @@ describe("the job a busy poll's text names", () => {
   const running = { isError: false, content: [{ type: 'text' as const, text: 'x\n[status: running]' }] }
   const agent = {} as Agent
   const text = (guard: ReturnType<typeof createGuard>, args: unknown) => {
-    let last
+    let last: Observation | undefined
     for (let i = 0; i < 3; i++) last = guard.observe({ agent, name: 'job_output', arguments: args }, running)
     return (last!.reminder!.content[0] as { text: string }).text
   }
 
   it('its job_id, within argumentsPreviewChars; arguments without a text job_id are quoted themselves', () => {
     const config = { resultAware: true, thresholds: [2], argumentsPreviewChars: 5 }
-    expect(text(createGuard(Config(config)), { job_id: 'bash-12345' })).toBe(shortPollReminder('bash-… (5 more chars)'))
+    const reminded = text(createGuard(Config(config)), { job_id: 'bash-12345' })
+    expect(reminded).toBe(shortPollReminder('bash-… (5 more chars)'))
     expect(text(createGuard(Config(config)), { job_id: 7 })).toBe(shortPollReminder('{"job… (7 more chars)'))
   })
 })
@@ -168,13 +177,16 @@ describe('what is not a busy poll', () => {
     expect([seen?.cycle?.length, seen?.reminder?.source]).toEqual([2, source('make → job_output × 2')])
   })
 
-  it('another tool whose output holds [status: running]: under resultAware its changing results are no run at all', async () => {
-    const h = await harness(turns(...Array.from({ length: 6 }, () => ({ name: 'tail_log', args: {} }))), {
-      resultAware: true,
-    })
-    statusTool(h.ctx)
-    const agent = await h.run()
-    expect(toolResults(agent).at(-1)).toEqual([false, 'line 6\n[status: running]'])
-    expect(reminders(agent)).toEqual([])
-  })
+  it(
+    'another tool whose output holds [status: running]: under resultAware ' + 'its changing results are no run at all',
+    async () => {
+      const h = await harness(turns(...Array.from({ length: 6 }, () => ({ name: 'tail_log', args: {} }))), {
+        resultAware: true,
+      })
+      statusTool(h.ctx)
+      const agent = await h.run()
+      expect(toolResults(agent).at(-1)).toEqual([false, 'line 6\n[status: running]'])
+      expect(reminders(agent)).toEqual([])
+    },
+  )
 })

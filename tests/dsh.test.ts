@@ -17,12 +17,14 @@ import { compose, readmeSnippets, type Row } from './support/profile.ts'
 import { scratch } from '../support/scratch.ts'
 import { source, times, turns } from './support/calls.ts'
 
-const PROFILE_PATCH = '# ~/.dsh/profiles/<name>/cordis.patch.yml'
-
-/** Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness services; resolve to its fiber. */
+/**
+ * Mount one composed row through the cordis loader from a `cordis.yml`, beside the harness
+ * services; resolve to its fiber.
+ */
 async function mountRow(row: Row) {
   const dir = await scratch('dsh')
-  // The row names this package; the suite maps that name to the source under test, as dsh maps it to the profile's copy.
+  // The row names this package; the suite maps that name to the source under test, as dsh maps it
+  // to the profile's copy.
   const mounted = { ...row, name: row.name === packageName ? 'cordis:repeat-tool-reminder' : row.name }
   // JSON is YAML: the rows as written, without a YAML writer.
   await writeFile(
@@ -56,14 +58,18 @@ describe('in dsh, by the README', () => {
     expect(await readmeSnippets('README.zh.md')).toEqual(snippets)
   })
 
-  it("the base composition's repeat-tool-reminder row names this package: installed into a profile, it is what the row loads", async () => {
-    const row = (await compose('[]')).find((r) => r.id === 'repeat-tool-reminder')
-    expect(row).toEqual({
-      id: 'repeat-tool-reminder',
-      name: packageName,
-      config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 },
-    })
-  })
+  it(
+    "the base composition's repeat-tool-reminder row names this package: " +
+      'installed into a profile, it is what the row loads',
+    async () => {
+      const row = (await compose('[]')).find((r) => r.id === 'repeat-tool-reminder')
+      expect(row).toEqual({
+        id: 'repeat-tool-reminder',
+        name: packageName,
+        config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 },
+      })
+    },
+  )
 
   it('the configuration snippet, patched over the base row by dsh, reaches the guard', async () => {
     const [configure] = await readmeSnippets('README.md')
@@ -87,48 +93,56 @@ describe('in dsh, by the README', () => {
     await root.fiber.dispose()
   })
 
-  it("the recommended config, with dsh's bash tool: a reworded re-run of a long failing command is reminded from its second run, a run between edits that changes the output is not, and replay reproduces both", async () => {
-    const [configure] = await readmeSnippets('README.md')
-    const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
-    const { root, fiber } = await mountRow(row)
-    await fiber.await()
-    registerContentTools(root)
-    await mountBash(root)
-    const sessions = await scratch('sessions')
-    await root.plugin(JsonlSessionPersistence, { root: sessions, compression: 'none' })
-    const command = 'seq 1 20000; exit 1'
-    const counter = join(sessions, 'runs')
-    // Prints one more line each time: the same command, with a new result each run.
-    const changing = `echo x >> '${counter}'; wc -l < '${counter}'`
-    const bash = (c: string, description: string): ScriptedCall => ({ name: 'bash', args: { command: c, description } })
-    const script = [
-      bash(command, 'Run the tests'),
-      bash(command, 'Run the tests again'),
-      bash(command, 'Re-run from project root'),
-      bash(command, 'Run tests once more'),
-      bash(changing, 'Count'),
-      bash(changing, 'Count again'),
-      bash(changing, 'Count once more'),
-    ]
-    root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
-    const { agent } = await root.agents.create({
-      sessionId: SessionId('dsh-bash'),
-      agentOptions: { provider: PROVIDER, model: 'm' },
-    })
-    await prompt(root, agent, 'make the tests pass')
-    expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [2, shortReminder(true, { omitted: ['description'] })],
-      [4, detailedReminder('bash', 4, JSON.stringify({ command }), true, { omitted: ['description'] })],
-    ])
-    await root.fiber.dispose()
+  it(
+    "the recommended config, with dsh's bash tool: a reworded re-run " +
+      'of a long failing command is reminded from its second run, a run ' +
+      'between edits that changes the output is not, and replay reproduces both',
+    async () => {
+      const [configure] = await readmeSnippets('README.md')
+      const row = (await compose(configure!)).find((r) => r.id === 'repeat-tool-reminder')!
+      const { root, fiber } = await mountRow(row)
+      await fiber.await()
+      registerContentTools(root)
+      await mountBash(root)
+      const sessions = await scratch('sessions')
+      await root.plugin(JsonlSessionPersistence, { root: sessions, compression: 'none' })
+      const command = 'seq 1 20000; exit 1'
+      const counter = join(sessions, 'runs')
+      // Prints one more line each time: the same command, with a new result each run.
+      const changing = `echo x >> '${counter}'; wc -l < '${counter}'`
+      const bash = (c: string, description: string): ScriptedCall => ({
+        name: 'bash',
+        args: { command: c, description },
+      })
+      const script = [
+        bash(command, 'Run the tests'),
+        bash(command, 'Run the tests again'),
+        bash(command, 'Re-run from project root'),
+        bash(command, 'Run tests once more'),
+        bash(changing, 'Count'),
+        bash(changing, 'Count again'),
+        bash(changing, 'Count once more'),
+      ]
+      root.llm.registerAdapter([PROVIDER], new ScriptedModel(script.map((call) => ({ calls: [call] }))))
+      const { agent } = await root.agents.create({
+        sessionId: SessionId('dsh-bash'),
+        agentOptions: { provider: PROVIDER, model: 'm' },
+      })
+      await prompt(root, agent, 'make the tests pass')
+      expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
+        [2, shortReminder(true, { omitted: ['description'] })],
+        [4, detailedReminder('bash', 4, JSON.stringify({ command }), true, { omitted: ['description'] })],
+      ])
+      await root.fiber.dispose()
 
-    const [session] = (await runReplayJson([sessions, '--config', await profileFile(configure!)])).report.sessions
-    expect(session!.recordedReminders).toEqual([
-      { afterCall: 2, summary: 'bash × 2', kind: 'short', effect: 'repeated', repeatedResult: true },
-      { afterCall: 4, summary: 'bash × 4', kind: 'detailed', effect: 'changed', repeatedResult: true },
-    ])
-    expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
-  })
+      const [session] = (await runReplayJson([sessions, '--config', await profileFile(configure!)])).report.sessions
+      expect(session!.recordedReminders).toEqual([
+        { afterCall: 2, summary: 'bash × 2', kind: 'short', effect: 'repeated', repeatedResult: true },
+        { afterCall: 4, summary: 'bash × 4', kind: 'detailed', effect: 'changed', repeatedResult: true },
+      ])
+      expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
+    },
+  )
 
   it('the same snippet with a misspelled key fails the load and names the key', async () => {
     const [configure] = await readmeSnippets('README.md')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import type { ScriptedCall } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { changesAfterDetailed, GREP, READ, shown, times, turns } from './support/calls.ts'
+import { changesAfterDetailed, GREP, READ, times, turns } from './support/calls.ts'
 import { Config } from '../src/config.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { transcribe } from '../src/replay/transcript.ts'
@@ -57,13 +57,17 @@ describe('what followed each recorded reminder', () => {
     ])
   })
 
-  it('a model that changes course and never comes back before the next prompt: changed, even when it comes back after the prompt', async () => {
-    const root = await writeSessions('none', [
-      { id: 'changes', script: [...turns(...times(3, GREP), READ), { text: 'ok' }, ...turns(GREP)], prompts: 2 },
-    ])
-    const { report } = await runReplayJson([root])
-    expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'changed']])
-  })
+  it(
+    'a model that changes course and never comes back before the next ' +
+      'prompt: changed, even when it comes back after the prompt',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'changes', script: [...turns(...times(3, GREP), READ), { text: 'ok' }, ...turns(GREP)], prompts: 2 },
+      ])
+      const { report } = await runReplayJson([root])
+      expect(effectsOf(report.sessions[0]!)).toEqual([[3, 'short', 'changed']])
+    },
+  )
 
   it('a cycle reminder is repeated past when the model goes on with the cycle', async () => {
     const root = await writeSessions(
@@ -105,25 +109,29 @@ describe('what followed each recorded reminder', () => {
     expect(report.sessions[0]!.runs).toEqual([{ tool: 'grep', arguments: '{"pattern":"x"}', start: 1, length: 4 }])
   })
 
-  it('the text report: a "did the reminders work" section in the totals, and each reminder\'s effect in the session', async () => {
-    const root = await writeSessions('none', [
-      { id: 'ignores', script: turns(...times(12, GREP)) },
-      { id: 'listens', script: changesAfterDetailed },
-    ])
-    const { out } = await runReplay(['replay', root])
-    expect(out).toContain(
-      [
-        '  did the reminders work (what the model did next):',
-        '    short reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
-        '    detailed reminders (3): 2 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
-        '    repeated past most often: grep (4 reminders)',
-        '',
-      ].join('\n'),
-    )
-    expect(out).toContain(
-      `${shown('  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then changed)')}\n`,
-    )
-  })
+  it(
+    'the text report: a "did the reminders work" section in the totals, ' + "and each reminder's effect in the session",
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'ignores', script: turns(...times(12, GREP)) },
+        { id: 'listens', script: changesAfterDetailed },
+      ])
+      const { out } = await runReplay(['replay', root])
+      expect(out).toContain(
+        [
+          '  did the reminders work (what the model did next):',
+          '    short reminders (2): 2 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
+          '    detailed reminders (3): 2 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
+          '    repeated past most often: grep (4 reminders)',
+          '',
+        ].join('\n'),
+      )
+      expect(out).toContain(
+        '  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then\n' +
+          '      changed)\n',
+      )
+    },
+  )
 })
 
 describe('what followed a reminder, from its summary', () => {
@@ -138,14 +146,18 @@ describe('what followed a reminder, from its summary', () => {
     expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([[2, 'repeated']])
   })
 
-  it('a cycle summary longer than the calls before it: the reminder is about its call, and repeated when that call comes again', () => {
-    const log = [...events(LOGGED_GREP, LOGGED_GREP)]
-    const report = replay(
-      transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)], []),
-      Config({}),
-    )
-    expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
-  })
+  it(
+    'a cycle summary longer than the calls before it: the reminder is ' +
+      'about its call, and repeated when that call comes again',
+    () => {
+      const log = [...events(LOGGED_GREP, LOGGED_GREP)]
+      const report = replay(
+        transcribe([...log.slice(0, 2), reminder(50, 'a → b → grep × 2'), ...log.slice(2)], []),
+        Config({}),
+      )
+      expect(report.recordedReminders.map((r) => [r.afterCall, r.kind, r.effect])).toEqual([[1, 'cycle', 'repeated']])
+    },
+  )
 
   it('an untracked call in between is transparent: the next tracked call decides', () => {
     const todo = { tool: 'todo', args: {} }
@@ -159,27 +171,31 @@ describe('what followed a reminder, from its summary', () => {
     expect(counted.recordedReminders.map((r) => r.effect)).toEqual(['relapsed'])
   })
 
-  it('many reminders waiting on one call all relapse when it comes back; a plugin message from another plugin settles nothing', () => {
-    const a = { tool: 'grep', args: { p: 'a' } }
-    const b = { tool: 'grep', args: { p: 'b' } }
-    const log = events(a, b, a)
-    const report = replay(
-      transcribe(
-        [
-          ...log.slice(0, 2),
-          reminder(50, 'grep × 1'),
-          reminder(51, 'grep × 1'),
-          ...log.slice(2, 4),
-          message(52, { kind: 'plugin', plugin: 'other' }),
-          ...log.slice(4),
-        ],
-        [],
-      ),
-      Config({}),
-    )
-    expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([
-      [1, 'relapsed'],
-      [1, 'relapsed'],
-    ])
-  })
+  it(
+    'many reminders waiting on one call all relapse when it comes back; ' +
+      'a plugin message from another plugin settles nothing',
+    () => {
+      const a = { tool: 'grep', args: { p: 'a' } }
+      const b = { tool: 'grep', args: { p: 'b' } }
+      const log = events(a, b, a)
+      const report = replay(
+        transcribe(
+          [
+            ...log.slice(0, 2),
+            reminder(50, 'grep × 1'),
+            reminder(51, 'grep × 1'),
+            ...log.slice(2, 4),
+            message(52, { kind: 'plugin', plugin: 'other' }),
+            ...log.slice(4),
+          ],
+          [],
+        ),
+        Config({}),
+      )
+      expect(report.recordedReminders.map((r) => [r.afterCall, r.effect])).toEqual([
+        [1, 'relapsed'],
+        [1, 'relapsed'],
+      ])
+    },
+  )
 })

@@ -58,7 +58,8 @@ describe('the config as command-line flags', () => {
     (text) => {
       expect(configFromFlags({ 'remind-every': text })).toEqual({ remindEvery: text })
       expect(() => Config({ remindEvery: text } as never)).toThrow(
-        `repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got ${JSON.stringify(text)})`,
+        `repeat-tool-reminder: remindEvery must be an integer >= 0 (0 = silent ` +
+          `after the last threshold) (got ${JSON.stringify(text)})`,
       )
     },
   )
@@ -71,67 +72,76 @@ describe('the config as command-line flags', () => {
     })
   })
 
-  it("the help text: each flag named after its option, with the option's description, its numeric default and whether it repeats, wrapped under the description column", () => {
-    expect(flagsHelp(32)).toBe(
-      [
-        '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
-        '                                text, later ones the detailed text. Default 3,5,8.',
-        '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
-        '                                or a comma list.',
-        '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
-        '                                or a comma list.',
-        '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
-        '                                always compared whole. Default 500.',
-        '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
-        '                                tool.',
-        '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
-        '                                comma list.',
-        '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
-        '                                compared. Repeatable, or a comma list.',
-        '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
-        '                                back.',
-        '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
-        '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
-        '                                4.',
-        '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
-        '                                repeats; 0 stays silent. Default 0.',
-        '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
-        '                                before it runs where its result cannot decide the run; 0 never',
-        '                                withholds. Default 0.',
-        '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
-        '                                process ids, temporary paths and long hex ids masked.',
-        '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
-        '                                text count as a run whatever their arguments.',
-        '  --rereads                     Opt-in: remind a call that returns what the same call (or a bash',
-        '                                read asking the same in other words) returned up to 6 calls back,',
-        '                                with only reads between.',
-        '  --read-only-tools PATTERN     For rereads: the tools that change nothing, as * patterns; bash',
-        '                                commands are judged by a shell parser. Repeatable, or a comma list.',
-        '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
-        '                                on where it is; they change nothing, and are never reminded as',
-        '                                rereads. Repeatable, or a comma list.',
-      ].join('\n'),
-    )
-  })
+  it(
+    "the help text: each flag named after its option, with the option's " +
+      'description, its numeric default and whether it repeats, wrapped ' +
+      'under the description column',
+    () => {
+      expect(flagsHelp(32)).toBe(
+        [
+          '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
+          '                                text, later ones the detailed text. Default 3,5,8.',
+          '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
+          '                                or a comma list.',
+          '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
+          '                                or a comma list.',
+          '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
+          '                                always compared whole. Default 500.',
+          '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
+          '                                tool.',
+          '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
+          '                                comma list.',
+          '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
+          '                                compared. Repeatable, or a comma list.',
+          '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
+          '                                back.',
+          '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
+          '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
+          '                                4.',
+          '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
+          '                                repeats; 0 stays silent. Default 0.',
+          '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
+          '                                before it runs where its result cannot decide the run; 0 never',
+          '                                withholds. Default 0.',
+          '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
+          '                                process ids, temporary paths and long hex ids masked.',
+          '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
+          '                                text count as a run whatever their arguments.',
+          '  --rereads                     Opt-in: remind a call that returns what the same call (or a bash',
+          '                                read asking the same in other words) returned up to 6 calls back,',
+          '                                with only reads between.',
+          '  --read-only-tools PATTERN     For rereads: the tools that change nothing, as * patterns; bash',
+          '                                commands are judged by a shell parser. Repeatable, or a comma list.',
+          '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
+          '                                on where it is; they change nothing, and are never reminded as',
+          '                                rereads. Repeatable, or a comma list.',
+        ].join('\n'),
+      )
+    },
+  )
 
-  it('a description wraps at the last word that fits its column: a line may fill it exactly, and a word longer than the column gets a line of its own', () => {
-    const column = (width: number) =>
-      flagsHelp(width)
-        .split('\n')
-        .slice(0, 4)
-        .map((line) => line.slice(width))
-    // 26 characters of text: "reminder is due; the first" is exactly 26.
-    expect(column(74)).toEqual([
-      'Run lengths at which a',
-      'reminder is due; the first',
-      'gets the short text, later',
-      'ones the detailed text.',
-    ])
-    // 6 characters: "lengths" is longer, and stands alone.
-    expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
-    // 2 characters: even the first word is longer, and no empty line comes before it.
-    expect(column(98)).toEqual(['Run', 'lengths', 'at', 'which'])
-  })
+  it(
+    'a description wraps at the last word that fits its column: a line ' +
+      'may fill it exactly, and a word longer than the column gets a line of its own',
+    () => {
+      const column = (width: number) =>
+        flagsHelp(width)
+          .split('\n')
+          .slice(0, 4)
+          .map((line) => line.slice(width))
+      // 26 characters of text: "reminder is due; the first" is exactly 26.
+      expect(column(74)).toEqual([
+        'Run lengths at which a',
+        'reminder is due; the first',
+        'gets the short text, later',
+        'ones the detailed text.',
+      ])
+      // 6 characters: "lengths" is longer, and stands alone.
+      expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
+      // 2 characters: even the first word is longer, and no empty line comes before it.
+      expect(column(98)).toEqual(['Run', 'lengths', 'at', 'which'])
+    },
+  )
 
   it('every flag is named after the option it sets, in kebab case; a second flag of one option adds a suffix', () => {
     for (const [flag, { key }] of Object.entries(CONFIG_FLAGS)) {

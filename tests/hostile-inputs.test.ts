@@ -47,26 +47,29 @@ describe('files named by --config and --labels that are not what they should be'
     })
   })
 
-  it('every file --config and --labels name is closed, read, refused or too large: no file descriptor is left open', async () => {
-    const fifo = join(await scratch('hostile'), 'fifo')
-    execFileSync('mkfifo', [fifo])
-    const config = await file('guard.yml', 'thresholds: [2]\n')
-    const big = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
-    const labels = await file('labels.jsonl', `${JSON.stringify(STUCK)}\n`)
-    const root = await sessions()
-    const open = async () => (await readdir('/proc/self/fd')).length
-    const before = await open()
-    for (const args of [
-      ['--config', config],
-      ['--config', big],
-      ['--config', fifo],
-      ['--labels', labels],
-      ['--labels', fifo],
-    ]) {
-      for (let i = 0; i < 3; i++) await runReplay(['replay', root, ...args])
-    }
-    expect(await open()).toBe(before)
-  })
+  it(
+    'every file --config and --labels name is closed, read, refused or ' + 'too large: no file descriptor is left open',
+    async () => {
+      const fifo = join(await scratch('hostile'), 'fifo')
+      execFileSync('mkfifo', [fifo])
+      const config = await file('guard.yml', 'thresholds: [2]\n')
+      const big = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
+      const labels = await file('labels.jsonl', `${JSON.stringify(STUCK)}\n`)
+      const root = await sessions()
+      const open = async () => (await readdir('/proc/self/fd')).length
+      const before = await open()
+      for (const args of [
+        ['--config', config],
+        ['--config', big],
+        ['--config', fifo],
+        ['--labels', labels],
+        ['--labels', fifo],
+      ]) {
+        for (let i = 0; i < 3; i++) await runReplay(['replay', root, ...args])
+      }
+      expect(await open()).toBe(before)
+    },
+  )
 
   it('--config: a file over 256 KiB is refused', async () => {
     const path = await file('big.yml', `# ${'x'.repeat(CONFIG_BYTES)}\n`)
@@ -93,7 +96,10 @@ describe('files named by --config and --labels that are not what they should be'
     expect(await refused(['--config', path])).toEqual({
       status: 2,
       out: 0,
-      err: `repeat-tool-reminder replay: ${path}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`,
+      err:
+        `repeat-tool-reminder replay: ${path}: expands to more than 262,144 ` +
+        `values and characters (YAML aliases count each time they are used); ` +
+        `a config is a few hundred\n`,
     })
   })
 
@@ -103,25 +109,34 @@ describe('files named by --config and --labels that are not what they should be'
       `x: &x ${'p'.repeat(100_000)}\ninclude: [${Array(20).fill('*x').join(', ')}]\n`,
     )
     expect((await refused(['--config', path])).err).toBe(
-      `repeat-tool-reminder replay: ${path}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`,
+      `repeat-tool-reminder replay: ${path}: expands to more than 262,144 ` +
+        `values and characters (YAML aliases count each time they are used); ` +
+        `a config is a few hundred\n`,
     )
   })
 
-  it('--config: a config that expands to exactly 262,144 values and characters is read; one character more is refused', async () => {
-    // The root, the key x and its text, the key include, its list and the text again: 2L + 12.
-    const text = (length: number) => `x: &x ${'p'.repeat(length)}\ninclude: [*x]\n`
-    const fits = await file('fits.yml', text(131_066))
-    expect((await refused(['--config', fits])).err).toBe(`repeat-tool-reminder replay: ${fits}: unknown option "x"\n`)
-    const over = await file('over.yml', text(131_067))
-    expect((await refused(['--config', over])).err).toBe(
-      `repeat-tool-reminder replay: ${over}: expands to more than 262,144 values and characters (YAML aliases count each time they are used); a config is a few hundred\n`,
-    )
-  })
+  it(
+    '--config: a config that expands to exactly 262,144 values and characters ' +
+      'is read; one character more is refused',
+    async () => {
+      // The root, the key x and its text, the key include, its list and the text again: 2L + 12.
+      const text = (length: number) => `x: &x ${'p'.repeat(length)}\ninclude: [*x]\n`
+      const fits = await file('fits.yml', text(131_066))
+      expect((await refused(['--config', fits])).err).toBe(`repeat-tool-reminder replay: ${fits}: unknown option "x"\n`)
+      const over = await file('over.yml', text(131_067))
+      expect((await refused(['--config', over])).err).toBe(
+        `repeat-tool-reminder replay: ${over}: expands to more than 262,144 ` +
+          `values and characters (YAML aliases count each time they are used); ` +
+          `a config is a few hundred\n`,
+      )
+    },
+  )
 
   it('--config: lists nested 63 deep under a key are read (the 64th level is their number)', async () => {
     const fits = await file('fits.yml', `thresholds: ${'['.repeat(63)}2${']'.repeat(63)}\n`)
     expect((await refused(['--config', fits])).err).toBe(
-      `repeat-tool-reminder replay: ${fits}: thresholds must be integers >= 2 (got ${'['.repeat(62)}2${']'.repeat(17)}…)\n`,
+      `repeat-tool-reminder replay: ${fits}: thresholds must be integers ` +
+        `>= 2 (got ${'['.repeat(62)}2${']'.repeat(17)}…)\n`,
     )
   })
 
@@ -147,7 +162,8 @@ describe('files named by --config and --labels that are not what they should be'
     let bomb: unknown = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     for (let i = 0; i < 9; i++) bomb = Array(10).fill(bomb)
     expect(() => Config({ thresholds: bomb as never })).toThrow(
-      `repeat-tool-reminder: thresholds must be integers >= 2 (got ${'['.repeat(9)}1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1…)`,
+      `repeat-tool-reminder: thresholds must be integers >= 2 (got ${'['.repeat(9)}` +
+        '1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1,1],[1,1,1…)',
     )
   })
 
@@ -162,39 +178,48 @@ describe('files named by --config and --labels that are not what they should be'
     })
   })
 
-  it('--labels: the first line, in file order, that overlaps an earlier one is named, before a bad line after it; a bad line before it wins', async () => {
-    const overlap = { ...STUCK, first: 2, last: 2, label: 'unclear', from: null }
-    const path = await file(
-      'a.jsonl',
-      [STUCK, { ...STUCK, session: 'b', first: 9, last: 9, from: 9 }, overlap, 'bad']
-        .map((l) => (typeof l === 'string' ? l : JSON.stringify(l)))
-        .join('\n'),
-    )
-    expect((await refused(['--labels', path])).err).toBe(
-      `repeat-tool-reminder replay: ${path}: line 3: calls 2–2 overlap the episode on line 1 (calls 1–3) of the same session\n`,
-    )
-    const first = await file('b.jsonl', ['bad', JSON.stringify(STUCK), JSON.stringify(overlap)].join('\n'))
-    expect((await refused(['--labels', first])).err).toBe(
-      `repeat-tool-reminder replay: ${first}: line 1: not a JSON object\n`,
-    )
-  })
+  it(
+    '--labels: the first line, in file order, that overlaps an earlier ' +
+      'one is named, before a bad line after it; a bad line before it wins',
+    async () => {
+      const overlap = { ...STUCK, first: 2, last: 2, label: 'unclear', from: null }
+      const path = await file(
+        'a.jsonl',
+        [STUCK, { ...STUCK, session: 'b', first: 9, last: 9, from: 9 }, overlap, 'bad']
+          .map((l) => (typeof l === 'string' ? l : JSON.stringify(l)))
+          .join('\n'),
+      )
+      expect((await refused(['--labels', path])).err).toBe(
+        `repeat-tool-reminder replay: ${path}: line 3: calls 2–2 overlap ` +
+          `the episode on line 1 (calls 1–3) of the same session\n`,
+      )
+      const first = await file('b.jsonl', ['bad', JSON.stringify(STUCK), JSON.stringify(overlap)].join('\n'))
+      expect((await refused(['--labels', first])).err).toBe(
+        `repeat-tool-reminder replay: ${first}: line 1: not a JSON object\n`,
+      )
+    },
+  )
 
-  it("--labels: of two bad lines the first is named; of two sessions' overlaps, the one on the earlier line", async () => {
-    const bad = await file('bad.jsonl', 'x\ny\n')
-    expect((await refused(['--labels', bad])).err).toBe(
-      `repeat-tool-reminder replay: ${bad}: line 1: not a JSON object\n`,
-    )
-    const other = { ...STUCK, session: 'other' }
-    const path = await file(
-      'two.jsonl',
-      [STUCK, other, { ...STUCK, first: 3, last: 3, from: 3 }, { ...other, first: 3, last: 3, from: 3 }]
-        .map((l) => JSON.stringify(l))
-        .join('\n'),
-    )
-    expect((await refused(['--labels', path])).err).toBe(
-      `repeat-tool-reminder replay: ${path}: line 3: calls 3–3 overlap the episode on line 1 (calls 1–3) of the same session\n`,
-    )
-  })
+  it(
+    "--labels: of two bad lines the first is named; of two sessions' " + 'overlaps, the one on the earlier line',
+    async () => {
+      const bad = await file('bad.jsonl', 'x\ny\n')
+      expect((await refused(['--labels', bad])).err).toBe(
+        `repeat-tool-reminder replay: ${bad}: line 1: not a JSON object\n`,
+      )
+      const other = { ...STUCK, session: 'other' }
+      const path = await file(
+        'two.jsonl',
+        [STUCK, other, { ...STUCK, first: 3, last: 3, from: 3 }, { ...other, first: 3, last: 3, from: 3 }]
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      )
+      expect((await refused(['--labels', path])).err).toBe(
+        `repeat-tool-reminder replay: ${path}: line 3: calls 3–3 overlap ` +
+          `the episode on line 1 (calls 1–3) of the same session\n`,
+      )
+    },
+  )
 
   it('--labels: of episodes given in any order, the first line that overlaps any earlier one', async () => {
     const episodes = [
@@ -208,7 +233,8 @@ describe('files named by --config and --labels that are not what they should be'
     ].map(([first, last]) => ({ session: 'grep', first, last, label: 'unclear', from: null }))
     const path = await file('c.jsonl', episodes.map((e) => JSON.stringify(e)).join('\n'))
     expect((await refused(['--labels', path])).err).toBe(
-      `repeat-tool-reminder replay: ${path}: line 6: calls 11–11 overlap the episode on line 3 (calls 10–12) of the same session\n`,
+      `repeat-tool-reminder replay: ${path}: line 6: calls 11–11 overlap ` +
+        `the episode on line 3 (calls 10–12) of the same session\n`,
     )
   })
 
@@ -216,7 +242,8 @@ describe('files named by --config and --labels that are not what they should be'
     [
       'a value nested 100,000 levels deep',
       `{"session":"grep","first":${'['.repeat(100_000)}1${']'.repeat(100_000)},"last":3,"label":"stuck","from":2}`,
-      `line 1: "first" must be a call number (an integer from 1 to 9007199254740991), not ${'['.repeat(40)}… (199961 more chars)`,
+      `line 1: "first" must be a call number (an integer from 1 to 9007199254740991), ` +
+        `not ${'['.repeat(40)}… (199961 more chars)`,
     ],
     [
       'a number too large for a double',
@@ -236,7 +263,8 @@ describe('files named by --config and --labels that are not what they should be'
     [
       'a 10 MB value',
       `{"session":"grep","first":1,"last":3,"label":"${'x'.repeat(10_000_000)}","from":2}`,
-      `line 1: "label" must be one of "stuck", "busy-poll", "productive", "unclear", not "${'x'.repeat(39)}… (9999962 more chars)`,
+      `line 1: "label" must be one of "stuck", "busy-poll", "productive", ` +
+        `"unclear", not "${'x'.repeat(39)}… (9999962 more chars)`,
     ],
     [
       'a container holding strings with brackets',
@@ -284,13 +312,18 @@ describe('files named by --config and --labels that are not what they should be'
     })
   })
 
-  it('--labels: spaces around keys, values and colons, strings with escaped quotes and brackets, nested values: all read', async () => {
-    const path = await file(
-      'labels.jsonl',
-      ' { "session" : "grep" , "first":1,"last" :3, "label":"stuck","from": 2 , "why" : "a \\"quoted\\" [x] {y} \\\\" } \n',
-    )
-    const { status, report } = await runReplayJson([await sessions(), '--labels', path])
-    expect(status).toBe(0)
-    expect(report.labels!.episodes).toHaveLength(1)
-  })
+  it(
+    '--labels: spaces around keys, values and colons, strings with escaped ' +
+      'quotes and brackets, nested values: all read',
+    async () => {
+      const path = await file(
+        'labels.jsonl',
+        ' { "session" : "grep" , "first":1,"last" :3, "label":"stuck","from": ' +
+          '2 , "why" : "a \\"quoted\\" [x] {y} \\\\" } \n',
+      )
+      const { status, report } = await runReplayJson([await sessions(), '--labels', path])
+      expect(status).toBe(0)
+      expect(report.labels!.episodes).toHaveLength(1)
+    },
+  )
 })

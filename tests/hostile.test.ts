@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { harness, injected, runAgent as run } from '../support/harness.ts'
-import { type ScriptedTurn } from '../support/model.ts'
+import type { ScriptedTurn } from '../support/model.ts'
 import { times, turns } from './support/calls.ts'
 
 const DEPTH = 100_001
@@ -103,26 +103,30 @@ function grep(args: unknown): ScriptedTurn {
 }
 
 describe('arguments no harness delivers', () => {
-  it('arguments that throw when read: every listener goes on as for an untracked call, and nothing throws into the pipeline', async () => {
-    const h = await harness([], { thresholds: [2], cycles: true, blockAt: 3 })
-    const { agent } = await h.agent()
-    const result = { isError: false as const, value: null, content: [{ type: 'text' as const, text: 'none' }] }
-    for (let i = 0; i < 3; i++) {
-      const hostile = new Proxy(
-        {},
-        {
-          ownKeys: () => {
-            throw new Error('no keys')
+  it(
+    'arguments that throw when read: every listener goes on as for an ' +
+      'untracked call, and nothing throws into the pipeline',
+    async () => {
+      const h = await harness([], { thresholds: [2], cycles: true, blockAt: 3 })
+      const { agent } = await h.agent()
+      const result = { isError: false as const, value: null, content: [{ type: 'text' as const, text: 'none' }] }
+      for (let i = 0; i < 3; i++) {
+        const hostile = new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('no keys')
+            },
           },
-        },
-      )
-      const exec = { agent, name: 'grep', arguments: hostile, callId: `c${i}` } as unknown as ToolExecution
-      await expect(
-        h.ctx.waterfall('tools/pre-execute', exec, async () => ({ kind: 'allow' as const })),
-      ).resolves.toEqual({ kind: 'allow' })
-      await expect(
-        h.ctx.waterfall('tools/post-execute', exec, result, async () => ({ kind: 'accept' as const })),
-      ).resolves.toEqual({ kind: 'accept' })
-    }
-  })
+        )
+        const exec = { agent, name: 'grep', arguments: hostile, callId: `c${i}` } as unknown as ToolExecution
+        await expect(
+          h.ctx.waterfall('tools/pre-execute', exec, async () => ({ kind: 'allow' as const })),
+        ).resolves.toEqual({ kind: 'allow' })
+        await expect(
+          h.ctx.waterfall('tools/post-execute', exec, result, async () => ({ kind: 'accept' as const })),
+        ).resolves.toEqual({ kind: 'accept' })
+      }
+    },
+  )
 })

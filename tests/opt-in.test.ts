@@ -3,7 +3,7 @@ import { defineContentToolFixture, type PostToolDecision } from '@deepseek-ai/ds
 import { describe, expect, it } from 'vitest'
 import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import type { ScriptedCall } from '../support/model.ts'
 import { GREP, READ, source, TODO, turns } from './support/calls.ts'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { RELAPSE_MEMORY } from '../src/guard.ts'
@@ -57,14 +57,18 @@ describe('resultAware', () => {
 
   it('the resultAware texts, exactly', () => {
     expect(shortReminder(true)).toBe(
-      'Reminder: you are repeating the exact same tool call with identical arguments, and it keeps returning the same result. ' +
-        'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.',
+      'Reminder: you are repeating the exact same tool call with identical ' +
+        'arguments, and it keeps returning the same result. ' +
+        'Study its last result. If the task is not done, change your approach ' +
+        'or your arguments instead of making the same call again.',
     )
     expect(detailedReminder('poll', 5, '{"job":7}', true)).toBe(
-      'Reminder: you have called `poll` 5 times in a row with identical arguments and got the same result each time:\n' +
+      'Reminder: you have called `poll` 5 times in a row with identical ' +
+        'arguments and got the same result each time:\n' +
         '{"job":7}\n' +
         'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
-        'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.',
+        'Inspect the latest result and choose a different action or different ' +
+        'arguments, or finish if you already have enough evidence.',
     )
     expect(
       cycleReminder(
@@ -76,11 +80,16 @@ describe('resultAware', () => {
         true,
       ),
     ).toMatch(
-      /^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments and identical results; it has now run 2 times in a row:\n/,
+      new RegExp(
+        '^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments ' +
+          'and identical results; it has now run 2 times in a row:\n',
+      ),
     )
     expect(withheldFeedback(['poll'], 5, true)).toBe(
-      'Result withheld by repeat-tool-reminder: you have made this exact call to `poll` 5 times in a row with identical arguments and identical results, ' +
-        'and the repeats are making no progress. The call did run, but its result is not shown again. Do not repeat it with the same arguments: ' +
+      'Result withheld by repeat-tool-reminder: you have made this exact ' +
+        'call to `poll` 5 times in a row with identical arguments and identical results, ' +
+        'and the repeats are making no progress. The call did run, but its ' +
+        'result is not shown again. Do not repeat it with the same arguments: ' +
         'use the results you already have, take a different action or different arguments, or finish.',
     )
     expect(withheldFeedback(['grep', 'read_file'], 2, true)).toContain(
@@ -132,11 +141,13 @@ describe('cycles', () => {
         3,
       ),
     ).toBe(
-      'Reminder: you are repeating the same sequence of 2 tool calls with identical arguments; it has now run 3 times in a row:\n' +
+      'Reminder: you are repeating the same sequence of 2 tool calls with ' +
+        'identical arguments; it has now run 3 times in a row:\n' +
         '1. grep {"pattern":"x"}\n' +
         '2. read_file {"path":"a.ts"}\n' +
         'This sequence is making no progress. Do not run it again with the same arguments. ' +
-        'Inspect the latest results and choose a different action or different arguments, or finish if you already have enough evidence.',
+        'Inspect the latest results and choose a different action or different ' +
+        'arguments, or finish if you already have enough evidence.',
     )
   })
 
@@ -196,14 +207,18 @@ describe('cycles', () => {
     expect(summaries(eight)).toEqual([`${Array.from({ length: 8 }, () => 'grep').join(' → ')} × 2`])
   })
 
-  it('after a cycle of distinct calls ends, a later sequence with the same period that repeats a call is not a cycle', async () => {
-    const [A, B, C, D] = ['a', 'b', 'c', 'd'].map((p) => ({ name: 'grep', args: { pattern: p } }))
-    const agent = await runAgent([...cycle(2, GREP, READ, TODO, POLL), ...cycle(3, A!, B!, A!, C!), ...turns(D!)], {
-      cycles: true,
-      thresholds: [2, 3],
-    })
-    expect(summaries(agent)).toEqual(['grep → read_file → todo_write → poll × 2'])
-  })
+  it(
+    'after a cycle of distinct calls ends, a later sequence with the ' +
+      'same period that repeats a call is not a cycle',
+    async () => {
+      const [A, B, C, D] = ['a', 'b', 'c', 'd'].map((p) => ({ name: 'grep', args: { pattern: p } }))
+      const agent = await runAgent([...cycle(2, GREP, READ, TODO, POLL), ...cycle(3, A!, B!, A!, C!), ...turns(D!)], {
+        cycles: true,
+        thresholds: [2, 3],
+      })
+      expect(summaries(agent)).toEqual(['grep → read_file → todo_write → poll × 2'])
+    },
+  )
 
   it('a three-call cycle is named from the call that opened it at every call, complete repetition or not', async () => {
     const agent = await runAgent([...turns(TODO), ...cycle(3, GREP, READ, POLL)], {
@@ -302,45 +317,57 @@ describe('remindEvery', () => {
 })
 
 describe('blockAt', () => {
-  it('from blockAt on, every further call of the run is denied before it runs, with feedback; reminders due at the same count still come', async () => {
-    const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
-    expect(toolResults(agent)).toEqual([
-      [false, 'no match for x'],
-      [false, 'no match for x'],
-      [true, withheldFeedback(['grep'], 3, false, {}, false)],
-      [true, withheldFeedback(['grep'], 4, false, {}, false)],
-      [false, 'contents of a.ts'],
-    ])
-    expect(afterCalls(agent)).toEqual([2, 3])
-  })
+  it(
+    'from blockAt on, every further call of the run is denied before ' +
+      'it runs, with feedback; reminders due at the same count still come',
+    async () => {
+      const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
+      expect(toolResults(agent)).toEqual([
+        [false, 'no match for x'],
+        [false, 'no match for x'],
+        [true, withheldFeedback(['grep'], 3, false, {}, false)],
+        [true, withheldFeedback(['grep'], 4, false, {}, false)],
+        [false, 'contents of a.ts'],
+      ])
+      expect(afterCalls(agent)).toEqual([2, 3])
+    },
+  )
 
   it('the feedback says what was withheld and what to do instead', () => {
     expect(withheldFeedback(['grep'], 8)).toBe(
       'Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row ' +
-        'with identical arguments, and the repeats are making no progress. The call did run, but its result is not shown again. ' +
-        'Do not repeat it with the same arguments: use the results you already have, take a different action or different arguments, or finish.',
+        'with identical arguments, and the repeats are making no progress. ' +
+        'The call did run, but its result is not shown again. ' +
+        'Do not repeat it with the same arguments: use the results you already ' +
+        'have, take a different action or different arguments, or finish.',
     )
     expect(withheldFeedback(['grep'], 8, false, {}, false)).toBe(
       'Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row ' +
-        'with identical arguments, and the repeats are making no progress. This time the call was not run, so whatever it does has not happened again. ' +
-        'Do not repeat it with the same arguments: use the results you already have, take a different action or different arguments, or finish.',
+        'with identical arguments, and the repeats are making no progress. ' +
+        'This time the call was not run, so whatever it does has not happened again. ' +
+        'Do not repeat it with the same arguments: use the results you already ' +
+        'have, take a different action or different arguments, or finish.',
     )
     expect(withheldFeedback(['grep', 'read_file'], 8)).toContain(
       'you have repeated the same sequence of calls (grep → read_file) 8 times in a row',
     )
   })
 
-  it('after a call that ran (resultAware), a downstream block or replacement is respected; the reminder still comes first', async () => {
-    const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3, resultAware: true })
-    h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
-    const agent = await h.run()
-    expect(toolResults(agent)).toEqual([
-      [false, 'redacted'],
-      [false, 'redacted'],
-      [false, 'redacted'],
-    ])
-    expect(afterCalls(agent)).toEqual([2, 3])
-  })
+  it(
+    'after a call that ran (resultAware), a downstream block or replacement ' +
+      'is respected; the reminder still comes first',
+    async () => {
+      const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3, resultAware: true })
+      h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
+      const agent = await h.run()
+      expect(toolResults(agent)).toEqual([
+        [false, 'redacted'],
+        [false, 'redacted'],
+        [false, 'redacted'],
+      ])
+      expect(afterCalls(agent)).toEqual([2, 3])
+    },
+  )
 
   it.each<[string, PostToolDecision, [boolean, string]]>([
     [
@@ -424,7 +451,8 @@ describe('ignoreArguments', () => {
     ])
     expect(injected(agent)[0]!.text).toBe(
       'Reminder: you are repeating the exact same tool call with identical arguments (not counting `note`). ' +
-        'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.',
+        'Study its last result. If the task is not done, change your approach ' +
+        'or your arguments instead of making the same call again.',
     )
   })
 
@@ -480,7 +508,10 @@ describe('ignoreArguments', () => {
       ),
     ])
     expect(injected(agent)[0]!.text).toMatch(
-      /^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments \(not counting `note`\); it has now run 2 times in a row:\n/,
+      new RegExp(
+        '^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments ' +
+          '\\(not counting `note`\\); it has now run 2 times in a row:\n',
+      ),
     )
   })
 
@@ -492,7 +523,10 @@ describe('ignoreArguments', () => {
       ignoreArguments: ['grep.note', 'read_file.alpha', 'read_file.note'],
     })
     expect(injected(agent)[0]!.text).toMatch(
-      /^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments \(not counting `alpha`, `note`\); it has now run 2 times in a row:\n/,
+      new RegExp(
+        '^Reminder: you are repeating the same sequence of 2 tool calls with identical arguments ' +
+          '\\(not counting `alpha`, `note`\\); it has now run 2 times in a row:\n',
+      ),
     )
   })
 
@@ -536,30 +570,33 @@ describe('resultAware for some tools', () => {
     ])
   })
 
-  it('a tool whose blocks are null or hold no string is compared as it is, and its results go through unchanged', async () => {
-    const odd = [null, { type: 'text', text: 7 }] as unknown as ContentBlock[]
-    const h = await harness(turns(...times(3, { name: 'odd', args: {} })), { resultAware: true, thresholds: [3] })
-    h.ctx.tools.register(
-      defineContentToolFixture({
-        name: 'odd',
-        description: 'Odd.',
-        parameters: {},
-        async execute() {
-          return odd
-        },
-      }),
-    )
-    const agent = await h.run()
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder(true)]])
-    const results = agent.session.events.flatMap((event) =>
-      event.type === 'tool/result' ? [event.data.message.content[0]!] : [],
-    )
-    expect(results.map((r) => [r.isError ?? false, r.content])).toEqual([
-      [false, odd],
-      [false, odd],
-      [false, odd],
-    ])
-  })
+  it(
+    'a tool whose blocks are null or hold no string is compared as it ' + 'is, and its results go through unchanged',
+    async () => {
+      const odd = [null, { type: 'text', text: 7 }] as unknown as ContentBlock[]
+      const h = await harness(turns(...times(3, { name: 'odd', args: {} })), { resultAware: true, thresholds: [3] })
+      h.ctx.tools.register(
+        defineContentToolFixture({
+          name: 'odd',
+          description: 'Odd.',
+          parameters: {},
+          async execute() {
+            return odd
+          },
+        }),
+      )
+      const agent = await h.run()
+      expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder(true)]])
+      const results = agent.session.events.flatMap((event) =>
+        event.type === 'tool/result' ? [event.data.message.content[0]!] : [],
+      )
+      expect(results.map((r) => [r.isError ?? false, r.content])).toEqual([
+        [false, odd],
+        [false, odd],
+        [false, odd],
+      ])
+    },
+  )
 
   it('the texts say the results repeated only for a tool that compares them', async () => {
     const agent = await runAgent(turns(...times(2, GREP)), { resultAware: ['grep'], thresholds: [2] })
@@ -597,9 +634,11 @@ describe('relapse', () => {
       [6, detailedReminder('grep', 5, '{"pattern":"x"}', false, { resumed: true }), 'grep × 5'],
     ])
     expect(injected(agent)[1]!.text).toBe(
-      'Reminder: you have called `grep` 5 times, coming back to it after other calls, with identical arguments:\n{"pattern":"x"}\n' +
+      'Reminder: you have called `grep` 5 times, coming back to it after ' +
+        'other calls, with identical arguments:\n{"pattern":"x"}\n' +
         'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
-        'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.',
+        'Inspect the latest result and choose a different action or different ' +
+        'arguments, or finish if you already have enough evidence.',
     )
   })
 
@@ -615,7 +654,10 @@ describe('relapse', () => {
     const agent = await runAgent(turns(GREP, READ, GREP, GREP), { relapse: true })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[4, shortReminder(false, { resumed: true })]])
     expect(injected(agent)[0]!.text).toMatch(
-      /^Reminder: you are repeating the exact same tool call with identical arguments, coming back to it after other calls\. /,
+      new RegExp(
+        '^Reminder: you are repeating the exact same tool call with identical arguments, ' +
+          'coming back to it after other calls\\. ',
+      ),
     )
   })
 
@@ -625,18 +667,26 @@ describe('relapse', () => {
     expect(afterCalls(agent)).toEqual([5, 6])
   })
 
-  it(`each agent remembers its ${RELAPSE_MEMORY} latest interrupted runs: a call back after ${RELAPSE_MEMORY} other calls still resumes, after ${RELAPSE_MEMORY + 1} it starts over`, async () => {
-    expect(RELAPSE_MEMORY).toBe(8)
-    const others = (n: number) =>
-      Array.from({ length: n }, (_, i): ScriptedCall => ({ name: 'read_file', args: { path: `${i}.ts` } }))
-    const kept = await runAgent(turns(GREP, GREP, ...others(RELAPSE_MEMORY), GREP), { relapse: true, thresholds: [3] })
-    expect(afterCalls(kept)).toEqual([RELAPSE_MEMORY + 3])
-    const lost = await runAgent(turns(GREP, GREP, ...others(RELAPSE_MEMORY + 1), GREP), {
-      relapse: true,
-      thresholds: [3],
-    })
-    expect(injected(lost)).toEqual([])
-  })
+  it(
+    `each agent remembers its ${RELAPSE_MEMORY} latest interrupted runs: ` +
+      `a call back after ${RELAPSE_MEMORY} other calls still resumes, after ` +
+      `${RELAPSE_MEMORY + 1} it starts over`,
+    async () => {
+      expect(RELAPSE_MEMORY).toBe(8)
+      const others = (n: number) =>
+        Array.from({ length: n }, (_, i): ScriptedCall => ({ name: 'read_file', args: { path: `${i}.ts` } }))
+      const kept = await runAgent(turns(GREP, GREP, ...others(RELAPSE_MEMORY), GREP), {
+        relapse: true,
+        thresholds: [3],
+      })
+      expect(afterCalls(kept)).toEqual([RELAPSE_MEMORY + 3])
+      const lost = await runAgent(turns(GREP, GREP, ...others(RELAPSE_MEMORY + 1), GREP), {
+        relapse: true,
+        thresholds: [3],
+      })
+      expect(injected(lost)).toEqual([])
+    },
+  )
 
   it('a user prompt forgets the interrupted runs', async () => {
     const h = await harness([...turns(GREP, GREP, READ), { text: 'pause' }, ...turns(GREP)], {
@@ -674,7 +724,8 @@ describe('relapse', () => {
     const agent = await runAgent(turns(GREP, GREP, READ, GREP), { relapse: true, thresholds: [2], blockAt: 3 })
     expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 3, false, { resumed: true }, false)])
     expect(withheldFeedback(['grep'], 3, false, { resumed: true })).toContain(
-      'you have made this exact call to `grep` 3 times, coming back to it after other calls, with identical arguments, and the repeats',
+      'you have made this exact call to `grep` 3 times, coming back to ' +
+        'it after other calls, with identical arguments, and the repeats',
     )
   })
 

@@ -13,7 +13,7 @@ import { readLabels, withRereads } from '../src/replay/labels.ts'
 import { Scorer } from '../src/replay/score.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
-import { GREP, shown, times, turns } from './support/calls.ts'
+import { GREP, times, turns } from './support/calls.ts'
 
 beforeAll(async () => {
   await loadShell()
@@ -286,16 +286,20 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand('cat a.py | wc -l')).toMatchObject({ view: false })
   })
 
-  it('what a command writes, when it changes nothing else: redirections and sed -i; undefined once anything else may change', () => {
-    expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
-    expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
-    expect(shellCommand('sed -i -e s/a/b/ f')!.writes).toBeUndefined()
-    expect(shellCommand('sed -i -f x.sed f')!.writes).toBeUndefined()
-    expect(shellCommand('sed -i --expression=s/a/b/ f')!.writes).toBeUndefined()
-    expect(shellCommand('sed -i --file=x.sed f')!.writes).toBeUndefined()
-    expect(shellCommand('rm f')!.writes).toBeUndefined()
-    expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
-  })
+  it(
+    'what a command writes, when it changes nothing else: redirections ' +
+      'and sed -i; undefined once anything else may change',
+    () => {
+      expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
+      expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
+      expect(shellCommand('sed -i -e s/a/b/ f')!.writes).toBeUndefined()
+      expect(shellCommand('sed -i -f x.sed f')!.writes).toBeUndefined()
+      expect(shellCommand('sed -i --expression=s/a/b/ f')!.writes).toBeUndefined()
+      expect(shellCommand('sed -i --file=x.sed f')!.writes).toBeUndefined()
+      expect(shellCommand('rm f')!.writes).toBeUndefined()
+      expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
+    },
+  )
 
   it('views show content (cat, sed -n, head) of the files they name; a search is no view', () => {
     expect(shellCommand('nl -ba f.py | sed -n 1,5p')).toMatchObject({ view: true, files: ['f.py'] })
@@ -329,20 +333,26 @@ describe('shellCommand: what a bash command does, as tree-sitter parses it', () 
     expect(shellCommand('if (( ; then')).toBeUndefined()
   })
 
-  it('before the parser has loaded nothing is proven; a grammar that cannot load is said once, and the plugin carries on', async () => {
-    vi.resetModules()
-    const fresh = await import('../src/shell.ts')
-    expect(fresh.shellCommand('ls')).toBeUndefined()
-    const warnings: string[] = []
-    await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, [
-      '/nowhere/tree-sitter-bash.wasm',
-      new URL('file:///nowhere/either.wasm'),
-    ])
-    expect(warnings).toEqual([
-      'rereads: the shell parser did not load, so no bash command counts as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, /nowhere/either.wasm)',
-    ])
-    expect(fresh.shellCommand('ls')).toBeUndefined()
-  })
+  it(
+    'before the parser has loaded nothing is proven; a grammar that cannot ' +
+      'load is said once, and the plugin carries on',
+    async () => {
+      vi.resetModules()
+      const fresh = await import('../src/shell.ts')
+      expect(fresh.shellCommand('ls')).toBeUndefined()
+      const warnings: string[] = []
+      await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, [
+        '/nowhere/tree-sitter-bash.wasm',
+        new URL('file:///nowhere/either.wasm'),
+      ])
+      expect(warnings).toEqual([
+        'rereads: the shell parser did not load, so no bash command counts ' +
+          'as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, ' +
+          '/nowhere/either.wasm)',
+      ])
+      expect(fresh.shellCommand('ls')).toBeUndefined()
+    },
+  )
 })
 
 describe('rereads: which repeats the guard reminds', () => {
@@ -359,14 +369,18 @@ describe('rereads: which repeats the guard reminds', () => {
       .map(([n, r]) => [n, (r as { text: string }).text])
   }
 
-  it('one reminder per answer: an alternation of the same calls is reminded at its first reread of each, then left to the run and cycle rules', () => {
-    const grep: [string, unknown, string] = ['grep', { pattern: 'x' }, 'X']
-    const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
-    expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([
-      [3, rereadText(2)],
-      [4, rereadText(2)],
-    ])
-  })
+  it(
+    'one reminder per answer: an alternation of the same calls is reminded ' +
+      'at its first reread of each, then left to the run and cycle rules',
+    () => {
+      const grep: [string, unknown, string] = ['grep', { pattern: 'x' }, 'X']
+      const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
+      expect(drive({}, [grep, glob, grep, glob, grep, glob, grep])).toEqual([
+        [3, rereadText(2)],
+        [4, rereadText(2)],
+      ])
+    },
+  )
 
   it('a bash command is parsed at most once per call, and only once a call with the same result is found', () => {
     const parse = vi.spyOn(Parser.prototype, 'parse')
@@ -523,7 +537,8 @@ describe('rereads: which repeats the guard reminds', () => {
     expect(
       drive({}, [read(), ['bash', { command: 'printf x > notes.txt; sed -i s/y/z/ src/a.py' }, ''], read()]),
     ).toEqual([])
-    // Only bash's command is a shell command, and only a text one: another tool's, or a command that is no text, changes what it may.
+    // Only bash's command is a shell command, and only a text one: another tool's, or a command
+    // that is no text, changes what it may.
     expect(drive({}, [read(), ['pwsh', { command: 'ls' }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 5 }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', 'ls', ''], read()])).toEqual([])
@@ -676,8 +691,10 @@ describe('scoring rereads, as the loop benchmark says', () => {
       '2,3',
     ])
     expect(status).toBe(0)
-    expect(out).toContain(
-      `${shown(`  with the rereads (${rereadsFile}: 1 stuck, 0 productive, 0 unclear) judged for precision too; reread recall 1.00 (stuck 1 of 1)`)}\n`,
+    // The scratch path's length varies with the process id, and with it where the line wraps: join it back.
+    expect(out.replaceAll('\n      ', ' ')).toContain(
+      `  with the rereads (${rereadsFile}: 1 stuck, 0 productive, 0 unclear) judged for precision too; ` +
+        'reread recall 1.00 (stuck 1 of 1)\n',
     )
     expect(await runReplay(['replay', root, '--reread-labels', rereadsFile])).toMatchObject({
       status: 2,
@@ -689,7 +706,9 @@ describe('scoring rereads, as the loop benchmark says', () => {
     await writeFile(rereadsFile, JSON.stringify({ session: 's', first: 2, last: 3, label: 'stuck', from: 3 }))
     expect(await runReplay(['replay', root, '--labels', loopsFile, '--reread-labels', rereadsFile])).toMatchObject({
       status: 2,
-      err: `repeat-tool-reminder replay: ${rereadsFile}: line 1: calls 2–3 overlap the loop episode on line 1 of ${loopsFile} (calls 1–2)\n`,
+      err:
+        `repeat-tool-reminder replay: ${rereadsFile}: line 1: calls 2–3 overlap ` +
+        `the loop episode on line 1 of ${loopsFile} (calls 1–2)\n`,
     })
   })
 })
@@ -702,21 +721,25 @@ describe('the new rules in the guard, one condition at a time', () => {
     return calls.map(([name, args, result]) => guard.observe({ agent, name, arguments: args }, result as never)!)
   }
 
-  it('a call is compared with only what its config needs: no outcome for the rules unless one is on, and a failure only for sameFailure', () => {
-    const failing = out('boom\n[exit code: 1]')
-    expect(comparison(Config({})).call('bash', {}, failing)).toEqual({
-      tool: 'bash',
-      args: {},
-      ignored: [],
-      outcome: undefined,
-    })
-    expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({
-      failed: false,
-      seen: { isError: false },
-    })
-    expect(comparison(Config({ sameFailure: true })).call('bash', {}, failing)).toMatchObject({ failed: true })
-    expect(comparison(Config({ sameFailure: true })).call('bash', {}, out('fine'))).toMatchObject({ failed: false })
-  })
+  it(
+    'a call is compared with only what its config needs: no outcome for ' +
+      'the rules unless one is on, and a failure only for sameFailure',
+    () => {
+      const failing = out('boom\n[exit code: 1]')
+      expect(comparison(Config({})).call('bash', {}, failing)).toEqual({
+        tool: 'bash',
+        args: {},
+        ignored: [],
+        outcome: undefined,
+      })
+      expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({
+        failed: false,
+        seen: { isError: false },
+      })
+      expect(comparison(Config({ sameFailure: true })).call('bash', {}, failing)).toMatchObject({ failed: true })
+      expect(comparison(Config({ sameFailure: true })).call('bash', {}, out('fine'))).toMatchObject({ failed: false })
+    },
+  )
 
   it('sameFailure needs the same tool, both calls failing, the same error, and the option', () => {
     const fail = (
@@ -725,7 +748,7 @@ describe('the new rules in the guard, one condition at a time', () => {
       result = out('quota exceeded\n[exit code: 3]'),
     ): [string, unknown, ReturnType<typeof out>] => [name, { i }, result]
     const lengths = (config: Partial<Config>, calls: ReturnType<typeof fail>[]) =>
-      run(config, calls).map((o) => o.length)
+      run(config, calls).map((o) => o.inARow)
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('bash', 2), fail('bash', 3)])).toEqual([1, 2, 3])
     expect(lengths({}, [fail('bash', 1), fail('bash', 2)])).toEqual([1, 1])
     expect(lengths({ sameFailure: true }, [fail('bash', 1), fail('pwsh', 2)])).toEqual([1, 1])
@@ -738,44 +761,63 @@ describe('the new rules in the guard, one condition at a time', () => {
     expect(lengths({ sameFailure: true }, [fail('bash', 1, out('ok')), fail('bash', 2, out('ok'))])).toEqual([1, 1])
   })
 
-  it('which reminders are on a repeated result: a reread, a repeated failure, a run under maskNoise; not a run otherwise', () => {
-    const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
-    expect(run({ thresholds: [2] }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
-    expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
-      false,
-      false,
-    ])
-    expect(run({ thresholds: [2], maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
-    expect(
-      run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated),
-    ).toEqual([false, true])
-    const fail = (i: number): [string, unknown, ReturnType<typeof out>] => ['bash', { i }, out('boom\n[exit code: 1]')]
-    expect(
-      run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [
-        o.reminder !== undefined,
-        o.resultRepeated,
-      ]),
-    ).toEqual([
-      [false, false],
-      [false, false],
-      [true, true],
-    ])
-  })
+  it(
+    'which reminders are on a repeated result: a reread, a repeated failure, ' +
+      'a run under maskNoise; not a run otherwise',
+    () => {
+      const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
+      expect(run({ thresholds: [2] }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
+      expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
+        false,
+        false,
+      ])
+      expect(run({ thresholds: [2], maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
+        false,
+        false,
+      ])
+      expect(
+        run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated),
+      ).toEqual([false, true])
+      const fail = (i: number): [string, unknown, ReturnType<typeof out>] => [
+        'bash',
+        { i },
+        out('boom\n[exit code: 1]'),
+      ]
+      expect(
+        run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [
+          o.reminder !== undefined,
+          o.resultRepeated,
+        ]),
+      ).toEqual([
+        [false, false],
+        [false, false],
+        [true, true],
+      ])
+    },
+  )
 
-  it('rereads asks only about a call that starts a run and gets no other reminder: the run and cycle rules come first', () => {
-    const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
-    const glob: [string, unknown, ReturnType<typeof out>] = ['glob', { pattern: '*' }, out('G')]
-    expect(run({ thresholds: [3], rereads: true }, [grep, grep]).map((o) => o.reminder)).toEqual([undefined, undefined])
-    // The 4th call completes a cycle of two: its reminder is the cycle's, on no repeated result as this config compares them.
-    const cycle = run({ thresholds: [2], cycles: true, rereads: true }, [grep, glob, grep, glob])
-    expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([
-      [false, false],
-      [false, false],
-      [true, true],
-      [true, false],
-    ])
-    expect((cycle[3]!.reminder!.content[0] as { text: string }).text).toContain('same sequence of 2 tool calls')
-  })
+  it(
+    'rereads asks only about a call that starts a run and gets no other ' +
+      'reminder: the run and cycle rules come first',
+    () => {
+      const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
+      const glob: [string, unknown, ReturnType<typeof out>] = ['glob', { pattern: '*' }, out('G')]
+      expect(run({ thresholds: [3], rereads: true }, [grep, grep]).map((o) => o.reminder)).toEqual([
+        undefined,
+        undefined,
+      ])
+      // The 4th call completes a cycle of two: its reminder is the cycle's, on no repeated result as
+      // this config compares them.
+      const cycle = run({ thresholds: [2], cycles: true, rereads: true }, [grep, glob, grep, glob])
+      expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([
+        [false, false],
+        [false, false],
+        [true, true],
+        [true, false],
+      ])
+      expect((cycle[3]!.reminder!.content[0] as { text: string }).text).toContain('same sequence of 2 tool calls')
+    },
+  )
 
   it('the window holds 6 calls: a call 6 back is a reread', () => {
     const calls: [string, unknown, ReturnType<typeof out>][] = [

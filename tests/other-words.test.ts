@@ -32,116 +32,143 @@ async function folder(): Promise<string> {
 const summary = (r: { source: unknown }) => (r.source as { summary: string }).summary
 
 describe("loops in other words, live with dsh's bash tool as dsh-base composes it", () => {
-  it('rereads: the same read after a listing, a read in other words, a read after writing another file are reminded; a read after editing its file is not', async () => {
-    const dir = await folder()
-    const file = join(dir, 'a.txt')
-    const script = turns(
-      bash(`grep -n beta ${file}`),
-      bash(`ls ${dir}`),
-      bash(`grep -n beta ${file}`),
-      bash(`cat ${file} | grep -n beta`),
-      bash(`printf 'note\\n' > ${join(dir, 'b.txt')}`),
-      bash(`grep -n beta ${file}`),
-      bash(`sed -i s/alpha/ALPHA/ ${file}`),
-      bash(`grep -n beta ${file}`),
-    )
-    const agent = await runBash(script, { rereads: true, ignoreArguments: ['bash.description'] })
-    expect(toolResults(agent).map(([, text]) => text)).toEqual([
-      '2:beta\n',
-      'a.txt\n',
-      '2:beta\n',
-      '2:beta\n',
-      '(no output)',
-      '2:beta\n',
-      '(no output)',
-      '2:beta\n',
-    ])
-    expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
-      [3, rereadText(2), 'bash × 2 (reread)'],
-      [4, rereadText(1, `\`bash {"command":"grep -n beta ${file}"}\``), 'bash × 2 (reread)'],
-      [6, rereadText(2, `\`bash {"command":"cat ${file} | grep -n beta"}\``), 'bash × 2 (reread)'],
-    ])
-    expect(reminders(agent)[0]!.text).toBe(
-      'Reminder: this call returned exactly what the same call returned 2 calls ago, and no call between them changed anything. ' +
-        'You already had this result: work from it instead of asking again, or ask something new.',
-    )
-  })
+  it(
+    'rereads: the same read after a listing, a read in other words, a ' +
+      'read after writing another file are reminded; a read after editing ' +
+      'its file is not',
+    async () => {
+      const dir = await folder()
+      const file = join(dir, 'a.txt')
+      const script = turns(
+        bash(`grep -n beta ${file}`),
+        bash(`ls ${dir}`),
+        bash(`grep -n beta ${file}`),
+        bash(`cat ${file} | grep -n beta`),
+        bash(`printf 'note\\n' > ${join(dir, 'b.txt')}`),
+        bash(`grep -n beta ${file}`),
+        bash(`sed -i s/alpha/ALPHA/ ${file}`),
+        bash(`grep -n beta ${file}`),
+      )
+      const agent = await runBash(script, { rereads: true, ignoreArguments: ['bash.description'] })
+      expect(toolResults(agent).map(([, text]) => text)).toEqual([
+        '2:beta\n',
+        'a.txt\n',
+        '2:beta\n',
+        '2:beta\n',
+        '(no output)',
+        '2:beta\n',
+        '(no output)',
+        '2:beta\n',
+      ])
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
+        [3, rereadText(2), 'bash × 2 (reread)'],
+        [4, rereadText(1, `\`bash {"command":"grep -n beta ${file}"}\``), 'bash × 2 (reread)'],
+        [6, rereadText(2, `\`bash {"command":"cat ${file} | grep -n beta"}\``), 'bash × 2 (reread)'],
+      ])
+      expect(reminders(agent)[0]!.text).toBe(
+        'Reminder: this call returned exactly what the same call returned ' +
+          '2 calls ago, and no call between them changed anything. ' +
+          'You already had this result: work from it instead of asking again, or ask something new.',
+      )
+    },
+  )
 
-  it("rereads with dsh's read tool: a read again after a search is reminded; coming back after reading another file is navigation", async () => {
-    const dir = await folder()
-    await writeFile(join(dir, 'b.txt'), 'gamma\n')
-    const a = join(dir, 'a.txt')
-    const agent = await runBash(turns(read(a), bash(`grep -c beta ${a}`), read(a), read(join(dir, 'b.txt')), read(a)), {
-      rereads: true,
-    })
-    const results = toolResults(agent)
-    expect(results[0]![0]).toBe(false)
-    expect(results[0]![1]).toContain('beta')
-    expect(results[0]).toEqual(results[2])
-    expect(results[2]).toEqual(results[4])
-    expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
-      [3, rereadText(2), 'read × 2 (reread)'],
-    ])
-  })
+  it(
+    "rereads with dsh's read tool: a read again after a search is reminded; " +
+      'coming back after reading another file is navigation',
+    async () => {
+      const dir = await folder()
+      await writeFile(join(dir, 'b.txt'), 'gamma\n')
+      const a = join(dir, 'a.txt')
+      const agent = await runBash(
+        turns(read(a), bash(`grep -c beta ${a}`), read(a), read(join(dir, 'b.txt')), read(a)),
+        {
+          rereads: true,
+        },
+      )
+      const results = toolResults(agent)
+      expect(results[0]![0]).toBe(false)
+      expect(results[0]![1]).toContain('beta')
+      expect(results[0]).toEqual(results[2])
+      expect(results[2]).toEqual(results[4])
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
+        [3, rereadText(2), 'read × 2 (reread)'],
+      ])
+    },
+  )
 
-  it('rereads: a rerun with only reads between is reminded, whatever it runs; with rereads off, nothing is', async () => {
-    const dir = await folder()
-    const run = bash(`sh -c 'cat ${join(dir, 'a.txt')} | wc -l'`)
-    const script = turns(run, bash(`head -1 ${join(dir, 'a.txt')}`), run)
-    expect(reminders(await runBash(script, { rereads: true })).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-      [3, rereadText(2), source('bash × 2 (reread)')],
-    ])
-    expect(reminders(await runBash(script, {}))).toEqual([])
-  })
+  it(
+    'rereads: a rerun with only reads between is reminded, whatever it ' + 'runs; with rereads off, nothing is',
+    async () => {
+      const dir = await folder()
+      const run = bash(`sh -c 'cat ${join(dir, 'a.txt')} | wc -l'`)
+      const script = turns(run, bash(`head -1 ${join(dir, 'a.txt')}`), run)
+      expect(reminders(await runBash(script, { rereads: true })).map((r) => [r.afterCall, r.text, r.source])).toEqual([
+        [3, rereadText(2), source('bash × 2 (reread)')],
+      ])
+      expect(reminders(await runBash(script, {}))).toEqual([])
+    },
+  )
 
-  it('sameFailure: the same error from other arguments is reminded from the third call, quoting the error and counting the calls', async () => {
-    const fail = (item: number) => bash(`echo "error: quota exceeded" >&2; exit 3 # item ${item}`)
-    const agent = await runBash(turns(fail(1), fail(2), fail(3), fail(4), fail(5)), {
-      thresholds: [2, 4],
-      sameFailure: true,
-    })
-    const error = '[stderr]\nerror: quota exceeded\n[exit code: 3]'
-    expect(toolResults(agent).map(([, text]) => text)).toEqual(Array.from({ length: 5 }, () => error))
-    expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
-      [3, failureReminder('bash', 3, error), 'bash × 3 (same failure)'],
-      [5, failureReminder('bash', 5, error), 'bash × 5 (same failure)'],
-    ])
-    expect(reminders(agent)[0]!.text).toBe(
-      'Reminder: your last 3 calls to `bash` failed with the same error, whatever their arguments:\n' +
-        `${error}\n` +
-        'Another call like them will fail the same way. Read the error and deal with its cause, or take a different approach.',
-    )
-    expect(reminders(await runBash(turns(fail(1), fail(2), fail(3)), { thresholds: [2, 4] }))).toEqual([])
-  })
+  it(
+    'sameFailure: the same error from other arguments is reminded from ' +
+      'the third call, quoting the error and counting the calls',
+    async () => {
+      const fail = (item: number) => bash(`echo "error: quota exceeded" >&2; exit 3 # item ${item}`)
+      const agent = await runBash(turns(fail(1), fail(2), fail(3), fail(4), fail(5)), {
+        thresholds: [2, 4],
+        sameFailure: true,
+      })
+      const error = '[stderr]\nerror: quota exceeded\n[exit code: 3]'
+      expect(toolResults(agent).map(([, text]) => text)).toEqual(Array.from({ length: 5 }, () => error))
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual([
+        [3, failureReminder('bash', 3, error), 'bash × 3 (same failure)'],
+        [5, failureReminder('bash', 5, error), 'bash × 5 (same failure)'],
+      ])
+      expect(reminders(agent)[0]!.text).toBe(
+        'Reminder: your last 3 calls to `bash` failed with the same error, whatever their arguments:\n' +
+          `${error}\n` +
+          'Another call like them will fail the same way. Read the error and ' +
+          'deal with its cause, or take a different approach.',
+      )
+      expect(reminders(await runBash(turns(fail(1), fail(2), fail(3)), { thresholds: [2, 4] }))).toEqual([])
+    },
+  )
 
-  it('maskNoise: a rerun whose output differs only in its process id and clock time repeats under resultAware', async () => {
-    const call = bash('echo "pid $$ finished at $(date +%H:%M:%S)"')
-    const masked = await runBash(turns(call, call), { thresholds: [2], resultAware: true, maskNoise: true })
-    const outputs = toolResults(masked).map(([, text]) => text)
-    expect(outputs[0]).not.toBe(outputs[1])
-    expect(reminders(masked).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder(true)]])
-    expect(reminders(await runBash(turns(call, call), { thresholds: [2], resultAware: true }))).toEqual([])
-  })
+  it(
+    'maskNoise: a rerun whose output differs only in its process id and ' + 'clock time repeats under resultAware',
+    async () => {
+      const call = bash('echo "pid $$ finished at $(date +%H:%M:%S)"')
+      const masked = await runBash(turns(call, call), { thresholds: [2], resultAware: true, maskNoise: true })
+      const outputs = toolResults(masked).map(([, text]) => text)
+      expect(outputs[0]).not.toBe(outputs[1])
+      expect(reminders(masked).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder(true)]])
+      expect(reminders(await runBash(turns(call, call), { thresholds: [2], resultAware: true }))).toEqual([])
+    },
+  )
 })
 
 describe("replaying sessions recorded with dsh's bash tool, in other words", () => {
-  it('--suggest without labels recommends resultAware with maskNoise for reruns that differ only in noise', async () => {
-    const call = bash('echo "pid $$ finished at $(date +%H:%M:%S)"')
-    const root = await writeSessions('none', [
-      {
-        id: 'noise',
-        script: turns(call, call, call, call, call),
-        setup: async (ctx) => {
-          await mountBash(ctx)
+  it(
+    '--suggest without labels recommends resultAware with maskNoise for ' + 'reruns that differ only in noise',
+    async () => {
+      const call = bash('echo "pid $$ finished at $(date +%H:%M:%S)"')
+      const root = await writeSessions('none', [
+        {
+          id: 'noise',
+          script: turns(call, call, call, call, call),
+          setup: async (ctx) => {
+            await mountBash(ctx)
+          },
         },
-      },
-    ])
-    const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
-    expect(advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults])).toEqual([
-      ['resultAware, maskNoise', 2, 0],
-    ])
-    expect(advice[0]).toMatchObject({ onRepeatedResults: 0, onChangedResults: 2 })
-  })
+      ])
+      const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
+      expect(
+        advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults]),
+      ).toEqual([['resultAware, maskNoise', 2, 0]])
+      expect(advice[0]).toMatchObject({ onRepeatedResults: 0, onChangedResults: 2 })
+    },
+  )
 
   it('replay --rereads reproduces the live reminders of rereads recorded with the defaults', async () => {
     const dir = await folder()

@@ -6,7 +6,6 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeSessions } from '../support/sessions.ts'
-import type { ScriptedCall } from '../support/model.ts'
 import { GREP } from './support/calls.ts'
 import { compose, row } from './support/profile.ts'
 import { name as packageName, version } from '../package.json' with { type: 'json' }
@@ -36,7 +35,10 @@ const HARNESS = [
   'dsh-agent-loop',
 ]
 
-/** Copy the files git tracks or would track (no build, no coverage, no node_modules) to `tree`, as a fresh clone has them, with the dev tools linked in. */
+/**
+ * Copy the files git tracks or would track (no build, no coverage, no node_modules) to `tree`, as a
+ * fresh clone has them, with the dev tools linked in.
+ */
 async function cleanTree(tree: string): Promise<void> {
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
   for (const file of stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
@@ -47,7 +49,10 @@ async function cleanTree(tree: string): Promise<void> {
   await symlink(join(ROOT, 'node_modules'), join(tree, 'node_modules'))
 }
 
-/** An empty npm project at `folder` with `specs` installed into it, offline when the cache has them, as `npm ci` left it. */
+/**
+ * An empty npm project at `folder` with `specs` installed into it, offline when the cache has them,
+ * as `npm ci` left it.
+ */
 async function install(folder: string, specs: string[]): Promise<void> {
   await mkdir(folder)
   await writeFile(join(folder, 'package.json'), '{ "name": "profile", "private": true }\n')
@@ -161,38 +166,68 @@ describe('the published package', () => {
     expect(report.total.recordedReminders).toBe(1)
   })
 
-  it('npm pack on a clean tree packs a fresh build: the tarball is named as both READMEs say and holds the entry points', async () => {
-    for (const readme of ['README.md', 'README.zh.md']) {
-      const named = /npm ci && npm pack +# .*?(deepseek-ai-dsh-repeat-tool-reminder-[\d.]+\.tgz)/.exec(
-        await readFile(join(ROOT, readme), 'utf8'),
-      )![1]
-      expect(named).toBe(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)
-      expect(tarball).toBe(join(dir, named!))
-    }
-    expect(
-      existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js')),
-    ).toBe(true)
-  })
+  it(
+    'npm pack on a clean tree packs a fresh build: the tarball is named ' +
+      'as both READMEs say and holds the entry points',
+    async () => {
+      for (const readme of ['README.md', 'README.zh.md']) {
+        const named = /npm ci && npm pack +# .*?(deepseek-ai-dsh-repeat-tool-reminder-[\d.]+\.tgz)/.exec(
+          await readFile(join(ROOT, readme), 'utf8'),
+        )![1]
+        expect(named).toBe(`deepseek-ai-dsh-repeat-tool-reminder-${version}.tgz`)
+        expect(tarball).toBe(join(dir, named!))
+      }
+      expect(
+        existsSync(join(profile, 'node_modules', '@deepseek-ai', 'dsh-repeat-tool-reminder', 'lib', 'index.js')),
+      ).toBe(true)
+    },
+  )
 
-  it('installed beside the harness, the row dsh-base composes loads the packed plugin, which logs its startup line', async () => {
-    const base = row(await compose('[]'), 'repeat-tool-reminder')
-    expect(base.name).toBe(packageName)
-    const rows = [
-      ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({
-        id: pkg,
-        name: `@deepseek-ai/${pkg}`,
-      })),
-      { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
-      base,
-    ]
-    // JSON is YAML: the rows as written, loaded by the cordis loader installed in the host, which resolves every name from there.
-    await writeFile(join(host, 'cordis.yml'), JSON.stringify(rows))
-    await writeFile(join(host, 'load.mjs'), LOAD)
-    const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: host })
-    expect(stdout).toBe(
-      `info ${packageName} ${version} active: ${JSON.stringify({ thresholds: [3, 5, 8], argumentsPreviewChars: 500, include: [], exclude: [], resultAware: false, ignoreArguments: [], relapse: false, cycles: false, maxCyclePeriod: 4, remindEvery: 0, blockAt: 0, maskNoise: false, sameFailure: false, rereads: false, readOnlyTools: ['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list', 'Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch', 'read_file', 'read_many_files', 'list_directory', 'search_file_content', 'search_file', 'search_dir', 'find_file'], navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'] })}\n`,
-    )
-  })
+  it(
+    'installed beside the harness, the row dsh-base composes loads the ' + 'packed plugin, which logs its startup line',
+    async () => {
+      const base = row(await compose('[]'), 'repeat-tool-reminder')
+      expect(base.name).toBe(packageName)
+      const rows = [
+        ...['dsh-session', 'dsh-llm', 'dsh-tools', 'dsh-system-prompt', 'dsh-agent'].map((pkg) => ({
+          id: pkg,
+          name: `@deepseek-ai/${pkg}`,
+        })),
+        { id: 'loop', name: '@deepseek-ai/dsh-agent-loop', config: { agents: [] } },
+        base,
+      ]
+      // JSON is YAML: the rows as written, loaded by the cordis loader installed in the host, which
+      // resolves every name from there.
+      await writeFile(join(host, 'cordis.yml'), JSON.stringify(rows))
+      await writeFile(join(host, 'load.mjs'), LOAD)
+      const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: host })
+      expect(stdout).toBe(
+        `info ${packageName} ${version} active: ${JSON.stringify({
+          thresholds: [3, 5, 8],
+          argumentsPreviewChars: 500,
+          include: [],
+          exclude: [],
+          resultAware: false,
+          ignoreArguments: [],
+          relapse: false,
+          cycles: false,
+          maxCyclePeriod: 4,
+          remindEvery: 0,
+          blockAt: 0,
+          maskNoise: false,
+          sameFailure: false,
+          rereads: false,
+          readOnlyTools: [
+            ...['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list'],
+            ...['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch'],
+            ...['read_file', 'read_many_files', 'list_directory', 'search_file_content'],
+            ...['search_file', 'search_dir', 'find_file'],
+          ],
+          navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
+        })}\n`,
+      )
+    },
+  )
 
   it('npx -p <tarball> runs the replay command, as the README gives it', async () => {
     const root = await writeSessions('none', [{ id: 'loopy', script: [GREP, GREP, GREP].map((c) => ({ calls: [c] })) }])
@@ -240,7 +275,10 @@ describe('the published package', () => {
 /** A session root for the closed-pipe tests. */
 let sessions: string
 
-/** Run node with `args`, its stdout a pipe whose reading end is closed before it writes; resolve to its exit code and stderr. */
+/**
+ * Run node with `args`, its stdout a pipe whose reading end is closed before it writes; resolve to
+ * its exit code and stderr.
+ */
 function closedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.destroy()
@@ -249,14 +287,22 @@ function closedPipe(args: string[]): Promise<{ code: number | null; stderr: stri
   return new Promise((done) => child.on('close', (code) => done({ code, stderr })))
 }
 
-/** Mount `cordis.yml` through the cordis loader and include plugins installed beside it, print what the plugin logs, and stop. */
+/**
+ * Mount `cordis.yml` through the cordis loader and include plugins installed beside it, print what
+ * the plugin logs, and stop.
+ */
 const LOAD = `import { Context } from '@deepseek-ai/cordis'
 import Loader from '@deepseek-ai/cordis-plugin-loader'
 import { pathToFileURL } from 'node:url'
 const root = new Context()
-root.logger.exporter({ export: (m) => { if (m.name === 'repeat-tool-reminder') console.log(\`\${m.type} \${m.args.join(' ')}\`) } })
+root.logger.exporter({
+  export: (m) => { if (m.name === 'repeat-tool-reminder') console.log(\`\${m.type} \${m.args.join(' ')}\`) },
+})
 await root.plugin(Loader, {})
-await root.loader.create({ name: '@deepseek-ai/cordis-plugin-include', config: { path: pathToFileURL('cordis.yml').href } })
+await root.loader.create({
+  name: '@deepseek-ai/cordis-plugin-include',
+  config: { path: pathToFileURL('cordis.yml').href },
+})
 await root.loader.await()
 await root.fiber.dispose()
 `

@@ -18,7 +18,7 @@ import {
   type Loop,
 } from '../src/reminders.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
-import { type ScriptedCall } from '../support/model.ts'
+import type { ScriptedCall } from '../support/model.ts'
 import { source, times, turns } from './support/calls.ts'
 
 const GREP_X: ScriptedCall = { name: 'grep', args: { pattern: 'x', path: 'src' } }
@@ -75,13 +75,15 @@ describe('thresholds', () => {
   it('the texts, word for word', () => {
     expect(shortReminder()).toBe(
       'Reminder: you are repeating the exact same tool call with identical arguments. ' +
-        'Study its last result. If the task is not done, change your approach or your arguments instead of making the same call again.',
+        'Study its last result. If the task is not done, change your approach ' +
+        'or your arguments instead of making the same call again.',
     )
     expect(detailedReminder('grep', 5, '{"pattern":"x"}')).toBe(
       'Reminder: you have called `grep` 5 times in a row with identical arguments:\n' +
         '{"pattern":"x"}\n' +
         'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
-        'Inspect the latest result and choose a different action or different arguments, or finish if you already have enough evidence.',
+        'Inspect the latest result and choose a different action or different ' +
+        'arguments, or finish if you already have enough evidence.',
     )
   })
 
@@ -142,7 +144,7 @@ describe('thresholds', () => {
   it('a long tool name keeps the summary within the harness bound', async () => {
     const tool = `t${'o'.repeat(200)}l`
     const agent = await run(turns(...times(2, { name: tool, args: {} })), { thresholds: [2] })
-    const summary = (injected(agent)[0]?.source as { summary: string }).summary
+    const summary = (injected(agent)[0]!.source as { summary: string }).summary
     expect(summary.length).toBeLessThanOrEqual(120)
     expect(summary.startsWith('tooo')).toBe(true)
   })
@@ -274,19 +276,27 @@ describe('a notice read back as replay reads it: the writer and the reader agree
 describe('busy polls, in words', () => {
   it('the texts, word for word', () => {
     expect(shortPollReminder('bash-3')).toBe(
-      'Reminder: background job `bash-3` is still running, and you keep reading it without waiting: each read only shows that it has not finished. ' +
-        'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, or, if you are blocked on it, read it once with `wait: true`.',
+      'Reminder: background job `bash-3` is still running, and you keep ' +
+        'reading it without waiting: each read only shows that it has not finished. ' +
+        'dsh tells you in this session when it finishes. Until then, work ' +
+        'on steps that do not need it, or, if you are blocked on it, read ' +
+        'it once with `wait: true`.',
     )
     expect(detailedPollReminder('bash-3', 6, '{"job_id":"bash-3"}')).toBe(
-      'Reminder: you have read background job `bash-3` 6 times in a row while it is still running, and no read has shown it finished:\n' +
+      'Reminder: you have read background job `bash-3` 6 times in a row ' +
+        'while it is still running, and no read has shown it finished:\n' +
         '{"job_id":"bash-3"}\n' +
         "Stop polling it: dsh announces the job's completion in this session, and wakes you for it if you are idle. " +
-        'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` (and `timeout_ms` for a bound) instead of reading it again. ' +
+        'Work on steps that do not depend on it; if you cannot go on without ' +
+        'its result, call `job_output` with `wait: true` (and `timeout_ms` ' +
+        'for a bound) instead of reading it again. ' +
         'Use `job_kill` if it no longer matters.',
     )
     expect(withheldPollFeedback('bash-3', 9)).toBe(
-      'Result withheld by repeat-tool-reminder: you have read background job `bash-3` 9 times in a row while it is still running. ' +
-        'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; ' +
+      'Result withheld by repeat-tool-reminder: you have read background ' +
+        'job `bash-3` 9 times in a row while it is still running. ' +
+        'The read did run, but its output is not shown: the job has not finished. ' +
+        'dsh announces its completion in this session; ' +
         'work on other steps until then, or read it once with `wait: true` if you are blocked on it.',
     )
   })

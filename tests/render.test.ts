@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { shown } from './support/calls.ts'
 import { render } from '../src/replay/render.ts'
 import { printable, WIDTH, wrap } from '../src/replay/text.ts'
 import { noEffects } from '../src/replay/effects.ts'
 import { readLabels } from '../src/replay/labels.ts'
 import { Scorer } from '../src/replay/score.ts'
-import { type SessionReport } from '../src/replay/report.ts'
+import type { SessionReport } from '../src/replay/report.ts'
 import { addToTotals, emptyTotals, type Totals } from '../src/replay/totals.ts'
 
 const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport => ({
@@ -35,10 +34,12 @@ describe('the text report', () => {
     )
     expect(
       printable(
-        '\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u202a\u202b\u202c\u202d\u202e\u202f\u2065\u2066\u2067\u2068\u2069\u206a',
+        '\u061b\u061c\u061d\u200d\u200e\u200f\u2010\u202a\u202b\u202c' +
+          '\u202d\u202e\u202f\u2065\u2066\u2067\u2068\u2069\u206a',
       ),
     ).toBe(
-      '\u061b\\u061c\u061d\u200d\\u200e\\u200f\u2010\\u202a\\u202b\\u202c\\u202d\\u202e\u202f\u2065\\u2066\\u2067\\u2068\\u2069\u206a',
+      '\u061b\\u061c\u061d\u200d\\u200e\\u200f\u2010\\u202a\\u202b\\u202c' +
+        '\\u202d\\u202e\u202f\u2065\\u2066\\u2067\\u2068\\u2069\u206a',
     )
     expect(printable('evil\u202egnp.exe')).toBe('evil\\u202egnp.exe')
   })
@@ -63,9 +64,7 @@ describe('the text report', () => {
         `      3 │█ 1`,
         `     10 │${'█'.repeat(20)} 20`,
         `    100 │${'█'.repeat(2)} 2`,
-      ]
-        .map(shown)
-        .join('\n'),
+      ].join('\n'),
     )
   })
 
@@ -107,12 +106,11 @@ describe('the text report', () => {
         '  tools that loop most: none',
         '  reminders: 0 in the logs, 0 with this config',
         '  withheld results: 0 in the logs, 0 with this config',
-        '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model responses using 0 input and 0 output tokens',
+        '  cost of looping: 0 repeated calls carrying 0 characters of arguments and 0 of results; 0 model',
+        '      responses using 0 input and 0 output tokens',
         '  did the reminders work: no reminder or withheld result in the logs',
         '',
-      ]
-        .map(shown)
-        .join('\n'),
+      ].join('\n'),
     )
   })
 
@@ -129,102 +127,110 @@ describe('the text report', () => {
     )
   })
 
-  it('a session: its id, its parent, its file, its runs, cycles, reminders, and withheld results only when there are any', () => {
-    const out = render({
-      total: totals(),
-      sessions: [
-        session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] }),
-      ],
-      hidden: 0,
-      advice: undefined,
-    })
-    expect(out).toContain(
-      [
-        'session child (subagent of parent)',
-        '  /sessions/p/child/session.jsonl',
-        '  3 tool calls, 3 tracked',
-        '  identical runs: grep {} × 3 from call 1',
-        '  cycle: grep → read × 3 from call 2',
-        '  tools that loop most: grep (1 run, 2 repeated calls)',
-        '  reminders in the log: none',
-        '  reminders with this config: after call 3 (grep × 3)',
-        '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model responses using 900 input and 40 output tokens',
-      ]
-        .map(shown)
-        .join('\n'),
-    )
-    expect(
-      render({
-        total: totals(),
-        sessions: [session('b', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }] })],
-        hidden: 0,
-        advice: undefined,
-      }),
-    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
-    expect(
-      render({
+  it(
+    'a session: its id, its parent, its file, its runs, cycles, reminders, ' +
+      'and withheld results only when there are any',
+    () => {
+      const out = render({
         total: totals(),
         sessions: [
-          session('c', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4, 5] }),
+          session('child', { parentSession: 'parent', cycles: [{ tools: ['grep', 'read'], start: 2, length: 3 }] }),
         ],
         hidden: 0,
         advice: undefined,
-      }),
-    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
-    expect(
-      render({
-        total: totals(),
-        sessions: [
-          session('e', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4] }),
-        ],
-        hidden: 0,
-        advice: undefined,
-      }),
-    ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
-    expect(
-      render({
-        total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
-        sessions: [
-          session('f', {
-            recordedWithheld: [{ call: 4, denied: true, effect: 'changed' }],
-            configWithheld: [4, 5],
-            configDenied: [5],
-          }),
-        ],
-        hidden: 0,
-        advice: undefined,
-      }),
-    ).toContain(
-      '  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n',
-    )
-    expect(
-      render({
-        total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
-        sessions: [],
-        hidden: 0,
-        advice: undefined,
-      }),
-    ).toContain(
-      `${shown('  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before running)')}\n`,
-    )
-    expect(
-      render({
-        total: totals(),
-        sessions: [
-          session('d', {
-            runs: [],
-            recordedReminders: [
-              { afterCall: 2, summary: 'a × 2', kind: 'short', effect: 'ended', repeatedResult: true },
-            ],
-          }),
-        ],
-        hidden: 0,
-        advice: undefined,
-      }),
-    ).toContain(
-      '  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n',
-    )
-  })
+      })
+      expect(out).toContain(
+        [
+          'session child (subagent of parent)',
+          '  /sessions/p/child/session.jsonl',
+          '  3 tool calls, 3 tracked',
+          '  identical runs: grep {} × 3 from call 1',
+          '  cycle: grep → read × 3 from call 2',
+          '  tools that loop most: grep (1 run, 2 repeated calls)',
+          '  reminders in the log: none',
+          '  reminders with this config: after call 3 (grep × 3)',
+          '  cost of looping: 2 repeated calls carrying 4 characters of arguments and 10 of results; 2 model',
+          '      responses using 900 input and 40 output tokens',
+        ].join('\n'),
+      )
+      expect(
+        render({
+          total: totals(),
+          sessions: [session('b', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }] })],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: none\n')
+      expect(
+        render({
+          total: totals(),
+          sessions: [
+            session('c', {
+              recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }],
+              configWithheld: [4, 5],
+            }),
+          ],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4, 5\n')
+      expect(
+        render({
+          total: totals(),
+          sessions: [
+            session('e', { recordedWithheld: [{ call: 4, denied: false, effect: 'repeated' }], configWithheld: [4] }),
+          ],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain('  withheld in the log: calls 4 (then repeated)\n  withheld with this config: calls 4\n')
+      expect(
+        render({
+          total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
+          sessions: [
+            session('f', {
+              recordedWithheld: [{ call: 4, denied: true, effect: 'changed' }],
+              configWithheld: [4, 5],
+              configDenied: [5],
+            }),
+          ],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain(
+        '  withheld in the log: calls 4 (not run, then changed)\n  withheld with this config: calls 4, 5 (not run)\n',
+      )
+      expect(
+        render({
+          total: totals({ recordedWithheld: 1, recordedDenied: 1, configWithheld: 2, configDenied: 1 }),
+          sessions: [],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain(
+        '  withheld results: 1 in the logs (1 denied before running), 2 with this config (1 denied before\n' +
+          '      running)\n',
+      )
+      expect(
+        render({
+          total: totals(),
+          sessions: [
+            session('d', {
+              runs: [],
+              recordedReminders: [
+                { afterCall: 2, summary: 'a × 2', kind: 'short', effect: 'ended', repeatedResult: true },
+              ],
+            }),
+          ],
+          hidden: 0,
+          advice: undefined,
+        }),
+      ).toContain(
+        '  identical runs: none\n  tools that loop most: grep (1 run, 2 repeated ' +
+          'calls)\n  reminders in the log: after call 2 (a × 2, then ended)\n',
+      )
+    },
+  )
 })
 
 describe('the text report, bounded', () => {
@@ -251,22 +257,18 @@ describe('the text report, bounded', () => {
       advice: undefined,
     })
     expect(out).toContain(
-      `${shown(
-        `  identical runs: ${runs
-          .slice(0, 10)
-          .map((r) => `grep ${r.arguments} × 2 from call ${r.start}`)
-          .join('; ')}; and 2 more`,
-      )}\n`,
+      '  identical runs: grep {"p":0} × 2 from call 1; grep {"p":1} × 2 from call 3; grep {"p":2} × 2 from\n' +
+        '      call 5; grep {"p":3} × 2 from call 7; grep {"p":4} × 2 from call 9; grep {"p":5} × 2 from call\n' +
+        '      11; grep {"p":6} × 2 from call 13; grep {"p":7} × 2 from call 15; grep {"p":8} × 2 from call\n' +
+        '      17; grep {"p":9} × 2 from call 19; and 2 more\n',
     )
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain('  and 1 more cycle\n')
     expect(out).toContain(
-      `${shown(
-        `  reminders with this config: ${reminders
-          .slice(0, 10)
-          .map((r) => `after call ${r.afterCall} (grep × 2)`)
-          .join(', ')}, and 1 more`,
-      )}\n`,
+      '  reminders with this config: after call 2 (grep × 2), after call 3 (grep × 2), after call 4 (grep ×\n' +
+        '      2), after call 5 (grep × 2), after call 6 (grep × 2), after call 7 (grep × 2), after call 8\n' +
+        '      (grep × 2), after call 9 (grep × 2), after call 10 (grep × 2), after call 11 (grep × 2), and 1\n' +
+        '      more\n',
     )
     expect(out).toContain('  withheld with this config: calls 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 3 more\n')
   })
@@ -282,7 +284,10 @@ describe('the text report, bounded', () => {
     const out = render({ total: totals(), sessions: [session('ten', { runs, cycles })], hidden: 0, advice: undefined })
     expect(out.match(/ {2}cycle: /g)).toHaveLength(10)
     expect(out).toContain(
-      `${shown(`  identical runs: ${runs.map((r) => `grep ${r.arguments} × 2 from call ${r.start}`).join('; ')}`)}\n  cycle: `,
+      '  identical runs: grep {"p":0} × 2 from call 1; grep {"p":1} × 2 from call 3; grep {"p":2} × 2 from\n' +
+        '      call 5; grep {"p":3} × 2 from call 7; grep {"p":4} × 2 from call 9; grep {"p":5} × 2 from call\n' +
+        '      11; grep {"p":6} × 2 from call 13; grep {"p":7} × 2 from call 15; grep {"p":8} × 2 from call\n' +
+        '      17; grep {"p":9} × 2 from call 19\n',
     )
     expect(out).not.toContain('more')
   })
@@ -300,12 +305,9 @@ describe('the text report, bounded', () => {
       advice: undefined,
     })
     expect(out).toContain(
-      `${shown(
-        `    repeated past most often: ${repeatedPast
-          .slice(0, 10)
-          .map((t) => `${t.tool} (${t.reminders} reminders)`)
-          .join(', ')}`,
-      )}\n`,
+      '    repeated past most often: t0 (20 reminders), t1 (19 reminders), t2 (18 reminders), t3 (17\n' +
+        '        reminders), t4 (16 reminders), t5 (15 reminders), t6 (14 reminders), t7 (13 reminders), t8\n' +
+        '        (12 reminders), t9 (11 reminders)\n',
     )
   })
 })
@@ -333,9 +335,7 @@ describe('the text report: did the reminders work', () => {
         '    withheld results (1): 0 repeated, 0 waited, 0 relapsed, 0 changed, 1 ended',
         '    repeated past most often: none',
         '',
-      ]
-        .map(shown)
-        .join('\n'),
+      ].join('\n'),
     )
     expect(out).toContain('  reminders with this config: none\n')
   })
@@ -362,67 +362,70 @@ describe('the text report: did the reminders work', () => {
     ])
   })
 
-  it('labeled episodes under --all: caught (after an early reminder too), missed (quiet or early), productive, unclear; an unknown latency', () => {
-    const labels = readLabels(
-      'l.jsonl',
-      [
-        { session: 's', first: 1, last: 4, label: 'stuck', from: 2 },
-        { session: 's', first: 6, last: 9, label: 'busy-poll', from: 8 },
-        { session: 's', first: 11, last: 12, label: 'stuck', from: 12 },
-        { session: 's', first: 14, last: 15, label: 'stuck', from: 15 },
-        { session: 's', first: 17, last: 18, label: 'productive', from: null },
-        { session: 's', first: 20, last: 21, label: 'productive', from: null },
-        { session: 's', first: 23, last: 24, label: 'unclear', from: null },
-      ]
-        .map((l) => JSON.stringify(l))
-        .join('\n'),
-    )
-    const scorer = new Scorer(labels)
-    scorer.add('s', 24, { reminders: [2, 7, 9, 11, 17, 23], withheld: [] })
-    const text = render({
-      total: totals(),
-      sessions: [],
-      hidden: 0,
-      advice: undefined,
-      labels: { file: 'l.jsonl', score: scorer.score(), episodes: scorer.episodes() },
-      episodes: true,
-    })
-    expect(text).toContain(
-      [
-        '  s calls 1–4 stuck from 2: caught at 2, 2 calls saved',
-        '  s calls 6–9 busy-poll from 8: caught at 9 (first reminder at 7, early), 0 calls saved',
-        '  s calls 11–12 stuck from 12: missed, first reminder at 11 (early)',
-        '  s calls 14–15 stuck from 15: missed',
-        '  s calls 17–18 productive: reminder at 17 (wrong)',
-        '  s calls 20–21 productive: no reminder',
-        '  s calls 23–24 unclear: reminder at 23',
-      ]
-        .map(shown)
-        .join('\n') + '\n',
-    )
-    // The score opens after a blank line, and counts every label.
-    expect(text).toContain(
-      '\n\nscored on labeled loops (l.jsonl: 7 episodes; 3 stuck, 1 busy-poll, 2 productive, 1 unclear):\n',
-    )
-    const quiet = new Scorer(
-      readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })),
-    )
-    quiet.add('s', 2, { reminders: [], withheld: [] })
-    // Without --all, the episodes are not listed.
-    const summary = render({
-      total: totals(),
-      sessions: [],
-      hidden: 0,
-      advice: undefined,
-      labels: { file: 'l.jsonl', score: quiet.score(), episodes: quiet.episodes() },
-    })
-    expect(summary).toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
-    expect(summary).not.toContain('s calls 1–2')
-    // No reminder was judged, so there is no precision: a dash, not a number.
-    expect(summary).toContain(
-      '  recall 0.00 (stuck 0 of 1, busy-poll 0 of 0), precision – (0 right, 0 wrong), F1 0.00\n',
-    )
-  })
+  it(
+    'labeled episodes under --all: caught (after an early reminder too), ' +
+      'missed (quiet or early), productive, unclear; an unknown latency',
+    () => {
+      const labels = readLabels(
+        'l.jsonl',
+        [
+          { session: 's', first: 1, last: 4, label: 'stuck', from: 2 },
+          { session: 's', first: 6, last: 9, label: 'busy-poll', from: 8 },
+          { session: 's', first: 11, last: 12, label: 'stuck', from: 12 },
+          { session: 's', first: 14, last: 15, label: 'stuck', from: 15 },
+          { session: 's', first: 17, last: 18, label: 'productive', from: null },
+          { session: 's', first: 20, last: 21, label: 'productive', from: null },
+          { session: 's', first: 23, last: 24, label: 'unclear', from: null },
+        ]
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      )
+      const scorer = new Scorer(labels)
+      scorer.add('s', 24, { reminders: [2, 7, 9, 11, 17, 23], withheld: [] })
+      const text = render({
+        total: totals(),
+        sessions: [],
+        hidden: 0,
+        advice: undefined,
+        labels: { file: 'l.jsonl', score: scorer.score(), episodes: scorer.episodes() },
+        episodes: true,
+      })
+      expect(text).toContain(
+        [
+          '  s calls 1–4 stuck from 2: caught at 2, 2 calls saved',
+          '  s calls 6–9 busy-poll from 8: caught at 9 (first reminder at 7, early), 0 calls saved',
+          '  s calls 11–12 stuck from 12: missed, first reminder at 11 (early)',
+          '  s calls 14–15 stuck from 15: missed',
+          '  s calls 17–18 productive: reminder at 17 (wrong)',
+          '  s calls 20–21 productive: no reminder',
+          '  s calls 23–24 unclear: reminder at 23',
+          '',
+        ].join('\n'),
+      )
+      // The score opens after a blank line, and counts every label.
+      expect(text).toContain(
+        '\n\nscored on labeled loops (l.jsonl: 7 episodes; 3 stuck, 1 busy-poll, 2 productive, 1 unclear):\n',
+      )
+      const quiet = new Scorer(
+        readLabels('l.jsonl', JSON.stringify({ session: 's', first: 1, last: 2, label: 'stuck', from: 2 })),
+      )
+      quiet.add('s', 2, { reminders: [], withheld: [] })
+      // Without --all, the episodes are not listed.
+      const summary = render({
+        total: totals(),
+        sessions: [],
+        hidden: 0,
+        advice: undefined,
+        labels: { file: 'l.jsonl', score: quiet.score(), episodes: quiet.episodes() },
+      })
+      expect(summary).toContain('  wasted calls 1, of which a reminder could have saved 0 (0.00); latency – (median)\n')
+      expect(summary).not.toContain('s calls 1–2')
+      // No reminder was judged, so there is no precision: a dash, not a number.
+      expect(summary).toContain(
+        '  recall 0.00 (stuck 0 of 1, busy-poll 0 of 0), precision – (0 right, 0 wrong), F1 0.00\n',
+      )
+    },
+  )
 })
 
 describe('the text report fits 100 columns', () => {
@@ -465,7 +468,8 @@ describe('the text report fits 100 columns', () => {
     })
     expect(out).toContain('  1 tool call, 1 tracked\n')
     expect(out).toContain(
-      `${shown('  cost of looping: 1 repeated call carrying 1 character of arguments and 2,492,860 of results; 1 model response using 1,234,567 input and 1,000 output tokens')}\n`,
+      '  cost of looping: 1 repeated call carrying 1 character of arguments and 2,492,860 of results; 1\n' +
+        '      model response using 1,234,567 input and 1,000 output tokens\n',
     )
     expect(out.split('\n').every((line) => line.length <= WIDTH)).toBe(true)
   })

@@ -28,25 +28,28 @@ describe('replay --config: the config a profile runs', () => {
     expect(report.config).toEqual(expected)
   })
 
-  it("patches apply in order, each replacing the config whole; other rows and inserts are not this plugin's", async () => {
-    const patch = [
-      '- id: repeat-tool-reminder',
-      '  config: { thresholds: [4, 6], cycles: true }',
-      '- id: tool-bash',
-      '  config: { thresholds: [9] }',
-      '- insert: [{ id: repeat-tool-reminder, config: { thresholds: [7] } }]',
-      '- id: repeat-tool-reminder',
-      '  config: { thresholds: [2, 4] }',
-      '- id: repeat-tool-reminder',
-      '  insert: [{ id: other }]',
-      '  config: { thresholds: [9] }',
-      '- id: repeat-tool-reminder',
-      '  disabled: false',
-    ].join('\n')
-    const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', patch)])
-    expect(report.config).toEqual(Config({ thresholds: [2, 4] }))
-    expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([2, 4])
-  })
+  it(
+    'patches apply in order, each replacing the config whole; other rows ' + "and inserts are not this plugin's",
+    async () => {
+      const patch = [
+        '- id: repeat-tool-reminder',
+        '  config: { thresholds: [4, 6], cycles: true }',
+        '- id: tool-bash',
+        '  config: { thresholds: [9] }',
+        '- insert: [{ id: repeat-tool-reminder, config: { thresholds: [7] } }]',
+        '- id: repeat-tool-reminder',
+        '  config: { thresholds: [2, 4] }',
+        '- id: repeat-tool-reminder',
+        '  insert: [{ id: other }]',
+        '  config: { thresholds: [9] }',
+        '- id: repeat-tool-reminder',
+        '  disabled: false',
+      ].join('\n')
+      const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', patch)])
+      expect(report.config).toEqual(Config({ thresholds: [2, 4] }))
+      expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([2, 4])
+    },
+  )
 
   it("a profile patch that does not touch this plugin's row runs the base row: the defaults", async () => {
     const { report } = await runReplayJson([
@@ -86,12 +89,14 @@ describe('replay --config: the config a profile runs', () => {
     [
       'a long row config that is not an object',
       `- id: repeat-tool-reminder\n  config: [${Array(50).fill(3).join(', ')}]\n`,
-      `patches repeat-tool-reminder with a config that is not an object of options (got [${Array(40).fill(3).join(',')})`,
+      `patches repeat-tool-reminder with a config that is not an object ` +
+        `of options (got [${Array(40).fill(3).join(',')})`,
     ],
     [
       'a long !!js expression',
       `thresholds: !!js "${'x'.repeat(200)}"\n`,
-      `holds a !!js expression ("${'x'.repeat(79)}), which dsh evaluates when it starts; replay takes plain values only`,
+      `holds a !!js expression ("${'x'.repeat(79)}), which dsh evaluates ` +
+        `when it starts; replay takes plain values only`,
     ],
     ['a misspelled option', 'threshold: [3]\n', 'unknown option "threshold" (did you mean "thresholds"?)'],
     [
@@ -131,13 +136,17 @@ describe('replay --config: the config a profile runs', () => {
     const { status, err } = await runReplay(['replay', await sessions(), '--config', path, '--thresholds', '3,5,10'])
     expect(status).toBe(2)
     expect(err).toBe(
-      `repeat-tool-reminder replay: ${path}, with the flags given: blockAt must be an integer at or above the last threshold (10) (got 8)\n`,
+      `repeat-tool-reminder replay: ${path}, with the flags given: blockAt ` +
+        `must be an integer at or above the last threshold (10) (got 8)\n`,
     )
   })
 })
 
 describe("replay --config reads a profile as dsh's own patch layer does", () => {
-  /** The config dsh gives this plugin's row for a profile whose `cordis.patch.yml` is `text`, by dsh's own loader and patch function over dsh-base; what dsh throws, thrown. */
+  /**
+   * The config dsh gives this plugin's row for a profile whose `cordis.patch.yml` is `text`, by
+   * dsh's own loader and patch function over dsh-base; what dsh throws, thrown.
+   */
   async function dshConfig(text: string): Promise<Config> {
     const path = await file('cordis.patch.yml', text)
     const base = loadOverlayPatches('dsh', join(import.meta.dirname, 'fixtures', 'dsh-base', 'cordis.patch.yml'))
@@ -160,11 +169,13 @@ describe("replay --config reads a profile as dsh's own patch layer does", () => 
     ],
     [
       "a row inserted after this plugin's is another row",
-      '- id: repeat-tool-reminder\n  config: { thresholds: [2, 4] }\n- insert: [{ id: another-plugin, name: another, config: { thresholds: [9] } }]\n',
+      '- id: repeat-tool-reminder\n  config: { thresholds: [2, 4] }\n- ' +
+        'insert: [{ id: another-plugin, name: another, config: { thresholds: [9] } }]\n',
     ],
     [
       'anchors and aliases',
-      '- id: repeat-tool-reminder\n  config: { thresholds: &t [2, 6], remindEvery: 2 }\n- id: nothing\n  config: { x: *t }\n',
+      '- id: repeat-tool-reminder\n  config: { thresholds: &t [2, 6], remindEvery: ' +
+        '2 }\n- id: nothing\n  config: { x: *t }\n',
     ],
   ]
 
@@ -174,14 +185,17 @@ describe("replay --config reads a profile as dsh's own patch layer does", () => 
     expect(report.config).toEqual(await dshConfig(text))
   })
 
-  it('a merge key is no YAML merge in dsh\'s dialect: an option named "<<", refused by dsh and by replay alike', async () => {
-    const text = '- id: repeat-tool-reminder\n  config:\n    <<: { thresholds: [2] }\n'
-    await expect(dshConfig(text)).rejects.toThrow('repeat-tool-reminder: unknown option "<<"')
-    const path = await file('cordis.patch.yml', text)
-    const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
-    expect(status).toBe(2)
-    expect(err).toBe(`repeat-tool-reminder replay: ${path}: unknown option "<<"\n`)
-  })
+  it(
+    "a merge key is no YAML merge in dsh's dialect: an option named " + '"<<", refused by dsh and by replay alike',
+    async () => {
+      const text = '- id: repeat-tool-reminder\n  config:\n    <<: { thresholds: [2] }\n'
+      await expect(dshConfig(text)).rejects.toThrow('repeat-tool-reminder: unknown option "<<"')
+      const path = await file('cordis.patch.yml', text)
+      const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
+      expect(status).toBe(2)
+      expect(err).toBe(`repeat-tool-reminder replay: ${path}: unknown option "<<"\n`)
+    },
+  )
 
   it('a patch that is no mapping (a nested list) is refused, as dsh refuses the file', async () => {
     const text = '- - id: repeat-tool-reminder\n    config: { thresholds: [2] }\n'
@@ -190,7 +204,8 @@ describe("replay --config reads a profile as dsh's own patch layer does", () => 
     const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
     expect(status).toBe(2)
     expect(err).toBe(
-      `repeat-tool-reminder replay: ${path}: patch 1 is not a mapping (a loader patch entry), which dsh refuses at start\n`,
+      `repeat-tool-reminder replay: ${path}: patch 1 is not a mapping (a ` +
+        `loader patch entry), which dsh refuses at start\n`,
     )
   })
 
@@ -203,7 +218,8 @@ describe("replay --config reads a profile as dsh's own patch layer does", () => 
     const { status, err } = await runReplay(['replay', await sessions(), '--config', path])
     expect(status).toBe(2)
     expect(err).toBe(
-      `repeat-tool-reminder replay: ${path}: holds a !!js expression ("[2, 4]"), which dsh evaluates when it starts; replay takes plain values only\n`,
+      `repeat-tool-reminder replay: ${path}: holds a !!js expression ("[2, ` +
+        `4]"), which dsh evaluates when it starts; replay takes plain values only\n`,
     )
   })
 })

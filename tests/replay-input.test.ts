@@ -6,7 +6,6 @@ import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { reason } from '../src/replay/logs.ts'
 import { LogReader } from '../src/replay/reader.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
 import { GREP, turns } from './support/calls.ts'
@@ -139,18 +138,22 @@ describe('replay: every bad input is contained to itself', () => {
     },
   )
 
-  it('the text report survives every one of those beside good sessions: no stack trace, every good session reported', async () => {
-    const { root, bad } = await rootWithBad()
-    await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) =>
-      l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'),
-    )
-    const { status, out, err } = await runReplay(['replay', root])
-    expect(status).toBe(1)
-    expect(err).toBe(
-      `repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`,
-    )
-    expect(out).toMatch(/^total: 2 sessions, 2 with loops\n/)
-  })
+  it(
+    'the text report survives every one of those beside good sessions: ' +
+      'no stack trace, every good session reported',
+    async () => {
+      const { root, bad } = await rootWithBad()
+      await edit(bad, ['"type":"user/message"', '"plugin":"repeat-tool-reminder"'], (l) =>
+        l.replace(/"summary":"[^"]*"/, '"summary":{"x":1}'),
+      )
+      const { status, out, err } = await runReplay(['replay', root])
+      expect(status).toBe(1)
+      expect(err).toBe(
+        `repeat-tool-reminder replay: ${bad}: reminder (event 43) from repeat-tool-reminder has no summary text\n`,
+      )
+      expect(out).toMatch(/^total: 2 sessions, 2 with loops\n/)
+    },
+  )
 
   it('on a terminal, the progress line is cleared before an error line is written', async () => {
     const root = await writeSessions(
@@ -162,7 +165,8 @@ describe('replay: every bad input is contained to itself', () => {
     const bad = join(root, '_no-cwd', 'bad', 'session.jsonl')
     expect(
       err.startsWith(
-        '\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 sessions\r\u001b[2Krepeat-tool-reminder replay: ' +
+        '\rreplaying 1/6 sessions\rreplaying 2/6 sessions\rreplaying 3/6 ' +
+          'sessions\r\u001b[2Krepeat-tool-reminder replay: ' +
           bad +
           ': ',
       ),
@@ -179,24 +183,30 @@ describe('replay: every bad input is contained to itself', () => {
     expect(report.sessions.map((s) => s.file)).toEqual([join(root, '_no-cwd', 'one', 'session.jsonl')])
   })
 
-  it("a session folder holding both encodings is reported, as dsh's backend refuses it, and neither log is replayed", async () => {
-    const root = await writeSessions('none', [
-      { id: 'both', script: LOOP },
-      { id: 'fine', script: LOOP },
-    ])
-    const folder = join(root, '_no-cwd', 'both')
-    await cp(join(folder, 'session.jsonl'), join(folder, 'session.jsonl.zstd'))
-    const { status, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(report.errors).toEqual([
-      {
-        path: folder,
-        reason:
-          "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)",
-      },
-    ])
-    expect(report.sessions.map((s) => s.id)).toEqual(['fine'])
-  })
+  it(
+    "a session folder holding both encodings is reported, as dsh's backend " +
+      'refuses it, and neither log is replayed',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'both', script: LOOP },
+        { id: 'fine', script: LOOP },
+      ])
+      const folder = join(root, '_no-cwd', 'both')
+      await cp(join(folder, 'session.jsonl'), join(folder, 'session.jsonl.zstd'))
+      const { status, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(report.errors).toEqual([
+        {
+          path: folder,
+          reason:
+            "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend " +
+            'refuses such a session folder, so neither is replayed (keep the ' +
+            'one dsh wrote last)',
+        },
+      ])
+      expect(report.sessions.map((s) => s.id)).toEqual(['fine'])
+    },
+  )
 
   it('a bidirectional override in an id or a tool name is printed escaped', async () => {
     const { root, bad } = await rootWithBad()
@@ -217,17 +227,20 @@ describe('replay: every bad input is contained to itself', () => {
     expect(report.sessions.map((s) => s.id)).toEqual(['good-a', 'good-b'])
   })
 
-  it('a directory named session.jsonl is reported as not a regular file; a stray notes.jsonl is not a session log', async () => {
-    const root = await writeSessions('none', [{ id: 'good', script: LOOP }])
-    await mkdir(join(root, '_no-cwd', 'odd', 'session.jsonl'), { recursive: true })
-    await writeFile(join(root, '_no-cwd', 'notes.jsonl'), 'not a session\n')
-    const { status, err, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(err).toBe(
-      `repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`,
-    )
-    expect(report.sessions.map((s) => s.id)).toEqual(['good'])
-  })
+  it(
+    'a directory named session.jsonl is reported as not a regular file; ' + 'a stray notes.jsonl is not a session log',
+    async () => {
+      const root = await writeSessions('none', [{ id: 'good', script: LOOP }])
+      await mkdir(join(root, '_no-cwd', 'odd', 'session.jsonl'), { recursive: true })
+      await writeFile(join(root, '_no-cwd', 'notes.jsonl'), 'not a session\n')
+      const { status, err, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(err).toBe(
+        `repeat-tool-reminder replay: ${join(root, '_no-cwd', 'odd', 'session.jsonl')}: not a regular file\n`,
+      )
+      expect(report.sessions.map((s) => s.id)).toEqual(['good'])
+    },
+  )
 
   it('a renamed session folder is still replayed, and its neighbours too', async () => {
     const root = await writeSessions('none', [
@@ -410,12 +423,14 @@ describe('replay: what a path is, said as a sentence', () => {
     [
       'a plain log under another name',
       '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n{"type":"x"}\n',
-      "its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session's log under that name): rename it",
+      'its content looks like a session log, but only a file named session.jsonl ' +
+        "is read as one (dsh keeps each session's log under that name): rename it",
     ],
     [
       'a zstd log under another name',
       Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0]),
-      "its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session's log under that name): rename it",
+      'its content looks like a session log, but only a file named session.jsonl.zstd ' +
+        "is read as one (dsh keeps each session's log under that name): rename it",
     ],
     [
       'one line of JSON that is no header, without a newline',
@@ -436,12 +451,14 @@ describe('replay: what a path is, said as a sentence', () => {
     [
       'the zstd magic number alone, four bytes',
       Buffer.from([0x28, 0xb5, 0x2f, 0xfd]),
-      "its content looks like a session log, but only a file named session.jsonl.zstd is read as one (dsh keeps each session's log under that name): rename it",
+      'its content looks like a session log, but only a file named session.jsonl.zstd ' +
+        "is read as one (dsh keeps each session's log under that name): rename it",
     ],
     [
       'a header line alone, without a newline',
       '{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}',
-      "its content looks like a session log, but only a file named session.jsonl is read as one (dsh keeps each session's log under that name): rename it",
+      'its content looks like a session log, but only a file named session.jsonl ' +
+        "is read as one (dsh keeps each session's log under that name): rename it",
     ],
     [
       'a blank line, then a header: a log opens with its header',
@@ -473,7 +490,8 @@ describe('replay: a named path that is no regular file and no log', () => {
     const { status, err } = await runReplay(['replay', fifo])
     expect(status).toBe(1)
     expect(err).toBe(
-      `repeat-tool-reminder replay: ${fifo}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)\n`,
+      `repeat-tool-reminder replay: ${fifo}: not a session log of the JSONL ` +
+        `backend (session.jsonl or session.jsonl.zstd)\n`,
     )
   })
 })

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/replay/cli.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import type { ScriptedCall } from '../support/model.ts'
 import { writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
 import { turns } from './support/calls.ts'
@@ -37,7 +37,8 @@ async function peakHeap(root: string): Promise<number> {
 }
 
 describe('replay memory', () => {
-  it('the heap while replaying 20 copies of a session set stays within a small margin of 2 copies: nothing is kept per session', async () => {
+  it('the heap while replaying 20 copies of a session set stays within ' +
+    'a small margin of 2 copies: nothing is kept per session', async () => {
     // Each session carries about 1 MB of arguments and results, so keeping any of it per session would show.
     const source = await writeSessions(
       'none',

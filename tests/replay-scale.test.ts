@@ -52,7 +52,9 @@ describe("replay's work grows with its input, not with its square", { timeout: 3
     const s: SessionReport = { file: 'f', id: 's', ...r }
     const text = render({ total: { ...emptyTotals(), sessions: 1 }, sessions: [s], hidden: 0, advice: undefined })
     expect(text).toContain(
-      `  withheld with this config: calls 2 (not run), 3 (not run), 4 (not run), 5 (not run), 6 (not run),\n      7 (not run), 8 (not run), 9 (not run), 10 (not run), 11 (not run), and ${CALLS - 11} more\n`,
+      `  withheld with this config: calls 2 (not run), 3 (not run), 4 (not ` +
+        `run), 5 (not run), 6 (not run),\n      7 (not run), 8 (not run), ` +
+        `9 (not run), 10 (not run), 11 (not run), and ${CALLS - 11} more\n`,
     )
   })
 
@@ -121,13 +123,16 @@ describe("replay's work grows with its input, not with its square", { timeout: 3
     expect(text.endsWith('  s calls 130000–130000 unclear: no reminder\n')).toBe(true)
   })
 
-  it("--suggest on a config of 40,000 thresholds: each candidate's label names the first eight and how many", async () => {
-    const path = join(await scratch('scale'), 'config.json')
-    await writeFile(path, JSON.stringify({ thresholds: Array.from({ length: 40_000 }, (_, i) => i + 2) }))
-    const root = await writeSessions('none', [{ id: 'grep', script: turns(...times(3, GREP)) }])
-    const { status, out } = await runReplay(['replay', root, '--config', path, '--suggest'])
-    expect(status).toBe(0)
-    expect(out).toContain('\n    thresholds 4, 5, 6, 7, 8, 9, 10,           0')
-    expect(out).toContain('\n    11, … (40,000 in all)\n')
-  })
+  it(
+    "--suggest on a config of 40,000 thresholds: each candidate's label " + 'names the first eight and how many',
+    async () => {
+      const path = join(await scratch('scale'), 'config.json')
+      await writeFile(path, JSON.stringify({ thresholds: Array.from({ length: 40_000 }, (_, i) => i + 2) }))
+      const root = await writeSessions('none', [{ id: 'grep', script: turns(...times(3, GREP)) }])
+      const { status, out } = await runReplay(['replay', root, '--config', path, '--suggest'])
+      expect(status).toBe(0)
+      expect(out).toContain('\n    thresholds 4, 5, 6, 7, 8, 9, 10,           0')
+      expect(out).toContain('\n    11, … (40,000 in all)\n')
+    },
+  )
 })

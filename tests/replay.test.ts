@@ -6,9 +6,9 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { flagsHelp } from '../src/flags.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
+import type { ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
-import { GREP, READ, TODO, turns, shown } from './support/calls.ts'
+import { GREP, READ, TODO, turns } from './support/calls.ts'
 
 const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
 const LOOPY = turns(GREP, GREP, GREP, GREP, GREP, READ, GREP_Y, GREP_Y)
@@ -58,27 +58,31 @@ describe('replay: what the logs say', () => {
     },
   )
 
-  it('a replay with the live config reproduces the reminders recorded in the log; another config shows what it would do', async () => {
-    const live: Partial<Config> = { thresholds: [2, 4], exclude: ['todo_write'] }
-    const root = await writeSessions(
-      'none',
-      [{ id: 'live', script: turns(GREP, TODO, GREP, GREP, TODO, GREP, READ, READ) }],
-      live,
-    )
-    const same = (await runReplayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
-    expect(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary }))).toEqual([
-      { afterCall: 3, summary: 'grep × 2' },
-      { afterCall: 6, summary: 'grep × 4' },
-      { afterCall: 8, summary: 'read_file × 2' },
-    ])
-    expect(same.configReminders).toEqual(
-      same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary })),
-    )
-    expect(same.trackedCalls).toBe(6)
-    const other = (await runReplayJson([root, '--thresholds', '3'])).report.sessions[0]!
-    expect(other.configReminders).toEqual([])
-    expect(other.trackedCalls).toBe(8)
-  })
+  it(
+    'a replay with the live config reproduces the reminders recorded ' +
+      'in the log; another config shows what it would do',
+    async () => {
+      const live: Partial<Config> = { thresholds: [2, 4], exclude: ['todo_write'] }
+      const root = await writeSessions(
+        'none',
+        [{ id: 'live', script: turns(GREP, TODO, GREP, GREP, TODO, GREP, READ, READ) }],
+        live,
+      )
+      const same = (await runReplayJson([root, '--thresholds', '2,4', '--exclude', 'todo_write'])).report.sessions[0]!
+      expect(same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary }))).toEqual([
+        { afterCall: 3, summary: 'grep × 2' },
+        { afterCall: 6, summary: 'grep × 4' },
+        { afterCall: 8, summary: 'read_file × 2' },
+      ])
+      expect(same.configReminders).toEqual(
+        same.recordedReminders.map(({ afterCall, summary }) => ({ afterCall, summary })),
+      )
+      expect(same.trackedCalls).toBe(6)
+      const other = (await runReplayJson([root, '--thresholds', '3'])).report.sessions[0]!
+      expect(other.configReminders).toEqual([])
+      expect(other.trackedCalls).toBe(8)
+    },
+  )
 
   it('a user prompt in the log resets the run, as it did live', async () => {
     const root = await writeSessions('none', [
@@ -256,7 +260,8 @@ describe('replay: what the logs say', () => {
         '  tools that loop most: grep (2 runs, 5 repeated calls)',
         '  reminders: 2 in the logs, 2 with this config',
         '  withheld results: 0 in the logs, 0 with this config',
-        '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in 1 session',
+        '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token',
+        '      usage not recorded in 1 session',
         '  did the reminders work (what the model did next):',
         '    short reminders (1): 1 repeated, 0 waited, 0 relapsed, 0 changed, 0 ended',
         '    detailed reminders (1): 0 repeated, 0 waited, 0 relapsed, 1 changed, 0 ended',
@@ -269,13 +274,13 @@ describe('replay: what the logs say', () => {
         '  8 tool calls, 8 tracked',
         '  identical runs: grep {"pattern":"x"} × 5 from call 1; grep {"pattern":"y"} × 2 from call 7',
         '  tools that loop most: grep (2 runs, 5 repeated calls)',
-        '  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then changed)',
+        '  reminders in the log: after call 3 (grep × 3, then repeated), after call 5 (grep × 5, then',
+        '      changed)',
         '  reminders with this config: after call 3 (grep × 3), after call 5 (grep × 5)',
-        '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token usage not recorded in the log',
+        '  cost of looping: 5 repeated calls carrying 75 characters of arguments and 205 of results; token',
+        '      usage not recorded in the log',
         '',
-      ]
-        .map(shown)
-        .join('\n'),
+      ].join('\n'),
     )
   })
 
@@ -289,33 +294,38 @@ describe('replay: what the logs say', () => {
     expect(out).toContain('  cycle: grep → read_file × 3 from call 1\n')
     expect(out).toContain('  withheld in the log: none\n  withheld with this config: calls 6 (not run)\n')
     expect(out).toMatch(
-      /^total: 2 sessions, 1 with loops\n  8 tool calls, 8 tracked\n  identical runs: 0 \(longest 0\), cycles: 1\n  run lengths: none\n/,
+      /^total: 2 sessions, 1 with loops\n {2}8 tool calls, 8 tracked\n {2}identical runs: 0 \(longest 0\), cycles: 1\n/,
     )
+    expect(out).toContain('  identical runs: 0 (longest 0), cycles: 1\n  run lengths: none\n')
     const all = (await runReplay(['replay', root, '--all', '--cycles'])).out
     expect(all).toContain('every session, most looping first:\n')
     expect(all.indexOf('session cycling\n')).toBeLessThan(all.indexOf('session calm\n'))
     expect(all).toContain('session calm\n')
   })
 
-  it('shows progress on a terminal when it reads more than a handful of sessions, on both passes of --suggest', async () => {
-    const root = await writeSessions(
-      'none',
-      Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })),
-    )
-    const { err, status } = await runReplay(['replay', root], true)
-    expect(status).toBe(0)
-    expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
-    expect((await runReplay(['replay', root], false)).err).toBe('')
-    const suggesting = (await runReplay(['replay', root, '--suggest'], true)).err
-    expect(suggesting).toBe(
-      `${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n${Array.from({ length: 6 }, (_, i) => `\rcomparing configs on ${i + 1}/6 sessions`).join('')}\n`,
-    )
-    const five = await writeSessions(
-      'none',
-      Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })),
-    )
-    expect((await runReplay(['replay', five], true)).err).toBe('')
-  })
+  it(
+    'shows progress on a terminal when it reads more than a handful of ' + 'sessions, on both passes of --suggest',
+    async () => {
+      const root = await writeSessions(
+        'none',
+        Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })),
+      )
+      const { err, status } = await runReplay(['replay', root], true)
+      expect(status).toBe(0)
+      expect(err).toBe(`${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n`)
+      expect((await runReplay(['replay', root], false)).err).toBe('')
+      const suggesting = (await runReplay(['replay', root, '--suggest'], true)).err
+      expect(suggesting).toBe(
+        `${Array.from({ length: 6 }, (_, i) => `\rreplaying ${i + 1}/6 sessions`).join('')}\n` +
+          `${Array.from({ length: 6 }, (_, i) => `\rcomparing configs on ${i + 1}/6 sessions`).join('')}\n`,
+      )
+      const five = await writeSessions(
+        'none',
+        Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, script: turns(GREP) })),
+      )
+      expect((await runReplay(['replay', five], true)).err).toBe('')
+    },
+  )
 
   it('sessions are read in the order of their paths, compared whole', async () => {
     const root = await writeSessions(
@@ -369,7 +379,8 @@ describe('replay: bad input', () => {
     expect(status).toBe(1)
     expect(err).toBe(
       [
-        `repeat-tool-reminder replay: ${join(dir, 'notes.txt')}: not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)`,
+        `repeat-tool-reminder replay: ${join(dir, 'notes.txt')}: not a session ` +
+          `log of the JSONL backend (session.jsonl or session.jsonl.zstd)`,
         `repeat-tool-reminder replay: ${dir}: no session.jsonl or session.jsonl.zstd below this directory`,
         '',
       ].join('\n'),
@@ -456,34 +467,38 @@ describe('replay: bad input', () => {
 })
 
 describe('replay: options', () => {
-  it('--top N details the N sessions that cost most in looping (repeated calls, then their characters; then the order read)', async () => {
-    const root = await writeSessions('none', [
-      { id: 'a-small', script: turns(GREP, GREP) },
-      { id: 'b-large', script: turns(GREP, GREP, GREP, GREP) },
-      { id: 'c-calm', script: turns(GREP, READ) },
-      { id: 'd-small', script: turns(READ, READ) },
-      { id: 'e-large', script: turns(GREP_Y, GREP_Y, GREP_Y, GREP_Y) },
-    ])
-    const sessions = (out: string) =>
-      out
-        .split('\n')
-        .filter((line) => line.startsWith('session '))
-        .map((line) => line.slice(8))
-    const two = await runReplay(['replay', root, '--top', '2'])
-    expect(two.out).toContain('\nthe 2 sessions that looped most, of 4 (--top N or --all for more):\n')
-    expect(sessions(two.out)).toEqual(['b-large', 'e-large'])
-    // d-small repeats as many calls as a-small, but carries longer results.
-    expect(sessions((await runReplay(['replay', root, '--top', '1'])).out)).toEqual(['b-large'])
-    expect(sessions((await runReplay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
-    expect(sessions((await runReplay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
-    expect(sessions((await runReplay(['replay', root, '--all'])).out)).toEqual([
-      'b-large',
-      'e-large',
-      'd-small',
-      'a-small',
-      'c-calm',
-    ])
-  })
+  it(
+    '--top N details the N sessions that cost most in looping (repeated ' +
+      'calls, then their characters; then the order read)',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'a-small', script: turns(GREP, GREP) },
+        { id: 'b-large', script: turns(GREP, GREP, GREP, GREP) },
+        { id: 'c-calm', script: turns(GREP, READ) },
+        { id: 'd-small', script: turns(READ, READ) },
+        { id: 'e-large', script: turns(GREP_Y, GREP_Y, GREP_Y, GREP_Y) },
+      ])
+      const sessions = (out: string) =>
+        out
+          .split('\n')
+          .filter((line) => line.startsWith('session '))
+          .map((line) => line.slice(8))
+      const two = await runReplay(['replay', root, '--top', '2'])
+      expect(two.out).toContain('\nthe 2 sessions that looped most, of 4 (--top N or --all for more):\n')
+      expect(sessions(two.out)).toEqual(['b-large', 'e-large'])
+      // d-small repeats as many calls as a-small, but carries longer results.
+      expect(sessions((await runReplay(['replay', root, '--top', '1'])).out)).toEqual(['b-large'])
+      expect(sessions((await runReplay(['replay', root, '--top', '3'])).out)).toEqual(['b-large', 'e-large', 'd-small'])
+      expect(sessions((await runReplay(['replay', root])).out)).toEqual(['b-large', 'e-large', 'd-small', 'a-small'])
+      expect(sessions((await runReplay(['replay', root, '--all'])).out)).toEqual([
+        'b-large',
+        'e-large',
+        'd-small',
+        'a-small',
+        'c-calm',
+      ])
+    },
+  )
 
   it('the tools that loop most are listed ten at a time, with how many more', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `tool_${String(i).padStart(2, '0')}`)
@@ -514,49 +529,51 @@ describe('replay: options', () => {
     ])
     const { out } = await runReplay(['replay', root])
     expect(out).toContain(
-      `${shown(
-        `  tools that loop most: ${names
-          .slice(0, 10)
-          .map((n) => `${n} (1 run, 1 repeated call)`)
-          .join(', ')}, and 2 more`,
-      )}\n`,
+      '  tools that loop most: tool_00 (1 run, 1 repeated call), tool_01 (1 run, 1 repeated call), tool_02\n' +
+        '      (1 run, 1 repeated call), tool_03 (1 run, 1 repeated call), tool_04 (1 run, 1 repeated call),\n' +
+        '      tool_05 (1 run, 1 repeated call), tool_06 (1 run, 1 repeated call), tool_07 (1 run, 1 repeated\n' +
+        '      call), tool_08 (1 run, 1 repeated call), tool_09 (1 run, 1 repeated call), and 2 more\n',
     )
   })
 
-  it('--help prints the usage: what it reads, every config flag from the one table, its own options, the exit status', async () => {
-    const { status, out } = await runReplay(['--help'])
-    expect(status).toBe(0)
-    expect(out).toBe(
-      [
-        'Usage: repeat-tool-reminder replay <session file or sessions root>... [options]',
-        '',
-        "Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or",
-        'session.jsonl.zstd, or a directory searched for them) through the guard, one at',
-        'a time, and reports identical runs and cycles, what the model did after each',
-        'recorded reminder and withheld result, what the loops cost (in recorded tokens',
-        'too), and the reminders and withheld results a config would produce next to',
-        'the ones recorded.',
-        '',
-        'Options:',
-        flagsHelp(32),
-        "  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON",
-        '                                config object; the flags above override its keys',
-        '  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops',
-        '  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for',
-        '                                the recall of rereads apart',
-        '  --suggest                     compare a few configs on the same sessions and recommend one',
-        '  --top N                       detail the N sessions that looped most (default 10)',
-        '  --all                         detail every session',
-        '  --json                        one JSON document on stdout, every session in it',
-        '  -h, --help                    show this help',
-        '',
-        'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
-        'calls before the tear are reported) or a label names a call no log has, 2 for bad',
-        'options, a bad config file or a bad labels file.',
-        '',
-      ].join('\n'),
-    )
-  })
+  it(
+    '--help prints the usage: what it reads, every config flag from the ' +
+      'one table, its own options, the exit status',
+    async () => {
+      const { status, out } = await runReplay(['--help'])
+      expect(status).toBe(0)
+      expect(out).toBe(
+        [
+          'Usage: repeat-tool-reminder replay <session file or sessions root>... [options]',
+          '',
+          "Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or",
+          'session.jsonl.zstd, or a directory searched for them) through the guard, one at',
+          'a time, and reports identical runs and cycles, what the model did after each',
+          'recorded reminder and withheld result, what the loops cost (in recorded tokens',
+          'too), and the reminders and withheld results a config would produce next to',
+          'the ones recorded.',
+          '',
+          'Options:',
+          flagsHelp(32),
+          "  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON",
+          '                                config object; the flags above override its keys',
+          '  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops',
+          '  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for',
+          '                                the recall of rereads apart',
+          '  --suggest                     compare a few configs on the same sessions and recommend one',
+          '  --top N                       detail the N sessions that looped most (default 10)',
+          '  --all                         detail every session',
+          '  --json                        one JSON document on stdout, every session in it',
+          '  -h, --help                    show this help',
+          '',
+          'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
+          'calls before the tear are reported) or a label names a call no log has, 2 for bad',
+          'options, a bad config file or a bad labels file.',
+          '',
+        ].join('\n'),
+      )
+    },
+  )
 
   it.each([
     [['replay', '/tmp', '--nope'], 'repeat-tool-reminder replay: unknown option --nope (--help lists the options)\n'],
@@ -568,7 +585,8 @@ describe('replay: options', () => {
     ],
     [
       [],
-      'repeat-tool-reminder: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)\n',
+      'repeat-tool-reminder: usage: repeat-tool-reminder replay <session ' +
+        'file or sessions root>... [options] (--help for more)\n',
     ],
     [
       ['play', '/tmp'],
@@ -593,7 +611,8 @@ describe('replay: options', () => {
     ],
     [
       ['replay', '/tmp', '--remind-every=-1'],
-      'repeat-tool-reminder replay: remindEvery must be an integer >= 0 (0 = silent after the last threshold) (got -1)\n',
+      'repeat-tool-reminder replay: remindEvery must be an integer >= 0 ' +
+        '(0 = silent after the last threshold) (got -1)\n',
     ],
     [['replay', '/tmp', '--top=-1'], 'repeat-tool-reminder replay: --top must be a positive integer (got "-1")\n'],
     [['replay', '/tmp', '--top', '0'], 'repeat-tool-reminder replay: --top must be a positive integer (got "0")\n'],
@@ -602,7 +621,8 @@ describe('replay: options', () => {
     [['replay', '/tmp', '--top', '3', '--all'], 'repeat-tool-reminder replay: --top and --all do not go together\n'],
     [
       ['replay', '/tmp', '--preview', '9'],
-      'repeat-tool-reminder replay: unknown option --preview: it is now --arguments-preview-chars (renamed in 0.3.0) (--help lists the options)\n',
+      'repeat-tool-reminder replay: unknown option --preview: it is now ' +
+        '--arguments-preview-chars (renamed in 0.3.0) (--help lists the options)\n',
     ],
     [
       ['replay', '/tmp', '--top', '\u001b[2J\u202e\u009b'],
@@ -610,11 +630,13 @@ describe('replay: options', () => {
     ],
     [
       ['\u202eplay'],
-      'repeat-tool-reminder: unknown command "\\u202eplay"; try: repeat-tool-reminder replay <path>... (--help for more)\n',
+      'repeat-tool-reminder: unknown command "\\u202eplay"; try: repeat-tool-reminder ' +
+        'replay <path>... (--help for more)\n',
     ],
     [
       ['replay', '/tmp', '--include', 'x', '--include', 'y', '--result-aware', '--result-aware-tools', 'z'],
-      'repeat-tool-reminder replay: --result-aware-tools sets resultAware, which another flag already set; give one of them\n',
+      'repeat-tool-reminder replay: --result-aware-tools sets resultAware, ' +
+        'which another flag already set; give one of them\n',
     ],
   ])('%j exits 2 with a one-line reason', async (argv, message) => {
     const { status, out, err } = await runReplay(argv)

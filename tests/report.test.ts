@@ -1,13 +1,11 @@
-import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { transcribe, type LoggedCall } from '../src/replay/transcript.ts'
+import { transcribe } from '../src/replay/transcript.ts'
 import { report as replay } from '../src/replay/report.ts'
 import { tally } from '../src/replay/suggest.ts'
-import { withheldFeedback } from '../src/reminders.ts'
 import type { ScriptedTurn } from '../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, READ, shown, times, turns } from './support/calls.ts'
+import { GREP, READ, times, turns } from './support/calls.ts'
 import { events, LOGGED_GREP } from './support/events.ts'
 
 describe("one session's report", () => {
@@ -37,29 +35,33 @@ describe("one session's report", () => {
     ])
   })
 
-  it("loops are stretches of calls each repeating the one before: earlier thresholds keep the baseline's loops on other calls", () => {
-    const session = transcribe(
-      events(
-        LOGGED_GREP,
-        LOGGED_GREP,
-        LOGGED_GREP,
-        LOGGED_GREP,
-        LOGGED_GREP,
-        { tool: 'read', args: {} },
-        { ...LOGGED_GREP, result: 'a' },
-        { ...LOGGED_GREP, result: 'b' },
-        { ...LOGGED_GREP, result: 'c' },
-      ),
-      [],
-    )
-    const baseline = tally(session, Config({}), { baseline: { loops: new Set(), repeated: new Set() } })
-    expect(baseline.reminded).toEqual({ loops: new Set([1, 7]), repeated: new Set([1]) })
-    const earlier = tally(session, Config({ thresholds: [2, 4, 7], resultAware: true }), {
-      baseline: baseline.reminded,
-    })
-    expect(earlier.reminded).toEqual({ loops: new Set([1]), repeated: new Set([1]) })
-    expect(earlier.tally).toMatchObject({ baselineLoopsKept: 1, baselineRepeatedLoopsLost: 0 })
-  })
+  it(
+    'loops are stretches of calls each repeating the one before: earlier ' +
+      "thresholds keep the baseline's loops on other calls",
+    () => {
+      const session = transcribe(
+        events(
+          LOGGED_GREP,
+          LOGGED_GREP,
+          LOGGED_GREP,
+          LOGGED_GREP,
+          LOGGED_GREP,
+          { tool: 'read', args: {} },
+          { ...LOGGED_GREP, result: 'a' },
+          { ...LOGGED_GREP, result: 'b' },
+          { ...LOGGED_GREP, result: 'c' },
+        ),
+        [],
+      )
+      const baseline = tally(session, Config({}), { baseline: { loops: new Set(), repeated: new Set() } })
+      expect(baseline.reminded).toEqual({ loops: new Set([1, 7]), repeated: new Set([1]) })
+      const earlier = tally(session, Config({ thresholds: [2, 4, 7], resultAware: true }), {
+        baseline: baseline.reminded,
+      })
+      expect(earlier.reminded).toEqual({ loops: new Set([1]), repeated: new Set([1]) })
+      expect(earlier.tally).toMatchObject({ baselineLoopsKept: 1, baselineRepeatedLoopsLost: 0 })
+    },
+  )
 
   it('a reminder on the last call of an eight-call cycle whose results repeat counts as on repeated results', () => {
     const cycle = Array.from({ length: 8 }, (_, i) => ({ tool: 'grep', args: { p: i } }))
@@ -95,7 +97,8 @@ describe('loops priced in the tokens the log recorded', () => {
     ]
     const root = await writeSessions('none', [{ id: 'priced', script }])
     const { report } = await runReplayJson([root])
-    // Calls 2-4 repeat grep (responses 1-3); call 6 repeats read in the same response as call 5 (response 4), which counts once.
+    // Calls 2-4 repeat grep (responses 1-3); call 6 repeats read in the same response as call 5
+    // (response 4), which counts once.
     expect(report.sessions[0]!.cost).toEqual({
       calls: 4,
       argumentChars: 3 * JSON.stringify(GREP.args).length + JSON.stringify(READ.args).length,
@@ -113,7 +116,8 @@ describe('loops priced in the tokens the log recorded', () => {
     })
     const { out } = await runReplay(['replay', root])
     expect(out).toContain(
-      `${shown(`  cost of looping: 4 repeated calls carrying ${report.sessions[0]!.cost.argumentChars} characters of arguments and ${report.sessions[0]!.cost.resultChars} of results; 4 model responses using 5,000 input and 90 output tokens`)}\n`,
+      '  cost of looping: 4 repeated calls carrying 60 characters of arguments and 166 of results; 4 model\n' +
+        '      responses using 5,000 input and 90 output tokens\n',
     )
   })
 
@@ -128,13 +132,15 @@ describe('loops priced in the tokens the log recorded', () => {
       ['unpriced', null, null],
     ])
     const { out } = await runReplay(['replay', root])
-    const cost = report.total.cost
+    expect(report.total.cost).toMatchObject({ calls: 2, argumentChars: 30, resultChars: 82 })
     expect(out).toContain(
-      `${shown(`  cost of looping: ${cost.calls} repeated calls carrying ${cost.argumentChars} characters of arguments and ${cost.resultChars} of results; 1 model response using 1,100 input and 21 output tokens; token usage not recorded in 1 session`)}\n`,
+      '  cost of looping: 2 repeated calls carrying 30 characters of arguments and 82 of results; 1 model\n' +
+        '      response using 1,100 input and 21 output tokens; token usage not recorded in 1 session\n',
     )
-    const unpriced = report.sessions[1]!.cost
+    expect(report.sessions[1]!.cost).toMatchObject({ calls: 1, argumentChars: 15, resultChars: 41 })
     expect(out).toContain(
-      `${shown(`  cost of looping: 1 repeated call carrying ${unpriced.argumentChars} characters of arguments and ${unpriced.resultChars} of results; token usage not recorded in the log`)}\n`,
+      '  cost of looping: 1 repeated call carrying 15 characters of arguments and 41 of results; token\n' +
+        '      usage not recorded in the log\n',
     )
   })
 })

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
 
 const SPILL = (locator: string) =>
-  `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored at: ${locator}. Use read with offset/limit, or grep this path to search within it.)`
+  `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored ` +
+  `at: ${locator}. Use read with offset/limit, or grep this path to ` +
+  `search within it.)`
 
 describe("dsh's locators, masked", () => {
   it.each<[string, string, string]>([
@@ -46,7 +48,8 @@ describe("dsh's locators, masked", () => {
     ['a marker with nothing but its bracket', '[output truncated; full output: ]', '[output truncated; full output: ]'],
     [
       "bash's marker inside a spilled result",
-      '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: /s. Use read.)',
+      '1\n[output truncated; full output: /a]\n[exit code: 1]\n\n(Omitted ' +
+        '9 bytes. Full formatted result stored at: /s. Use read.)',
       '1\n[output truncated; full output: ]\n[exit code: 1]\n\n(Omitted 9 bytes. Full formatted result stored at: )',
     ],
   ])('%s', (_label, text, masked) => {
@@ -96,12 +99,16 @@ describe("dsh's locators, masked", () => {
     expect(outcome('bash', {}, false, reasoning as never).content).toBe(reasoning)
   })
 
-  it('a megabyte of markers and near-markers: each one handled in one pass (a scan that started over at each would not finish here)', () => {
-    const near = '[output truncated; full output: x\n'.repeat(30_000)
-    expect(maskLocators(near)).toBe(near)
-    const many = '[output truncated; full output: /a]\n'.repeat(30_000)
-    expect(maskLocators(many)).toBe('[output truncated; full output: ]\n'.repeat(30_000))
-  })
+  it(
+    'a megabyte of markers and near-markers: each one handled in one ' +
+      'pass (a scan that started over at each would not finish here)',
+    () => {
+      const near = '[output truncated; full output: x\n'.repeat(30_000)
+      expect(maskLocators(near)).toBe(near)
+      const many = '[output truncated; full output: /a]\n'.repeat(30_000)
+      expect(maskLocators(many)).toBe('[output truncated; full output: ]\n'.repeat(30_000))
+    },
+  )
 })
 
 describe("a read of a background job: its outcome is the job's status while it runs", () => {
@@ -120,7 +127,8 @@ describe("a read of a background job: its outcome is the job's status while it r
     ['no status line', 'plain output', undefined],
     [
       'a spilled read: the status line before the spill notice',
-      'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted result stored at: spill://s/1. Read it with read.)',
+      'xx…xx\n[status: running]\n\n(Omitted 12000 bytes. Full formatted ' +
+        'result stored at: spill://s/1. Read it with read.)',
       'running',
     ],
     [
@@ -163,18 +171,22 @@ describe("a read of a background job: its outcome is the job's status while it r
     expect(jobStatus([{ type: 'reasoning', text: 'x\n[status: running]' }] as never)).toBeUndefined()
   })
 
-  it('two non-blocking reads of a running job are the same outcome, whatever output each brought; a change of status is a new one', () => {
-    const read = (body: string) => outcome('job_output', { job_id: 'bash-1' }, false, text(body))
-    expect(read('step 1\n[status: running]')).toEqual({ isError: false, content: undefined, running: 'running' })
-    expect(sameOutcome(read('step 1\n[status: running]'), read('step 2\n[status: running]'))).toBe(true)
-    expect(sameOutcome(read('step 1\n[status: running]'), read('(no new output)\n[status: stopping]'))).toBe(false)
-    expect(sameOutcome(read('killing\n[status: stopping]'), read('(no new output)\n[status: stopping]'))).toBe(true)
-    expect(sameOutcome(read('step 1\n[status: running]'), read('done\n[status: completed]'))).toBe(false)
-    expect(read('done\n[status: completed]')).toEqual({ isError: false, content: text('done\n[status: completed]') })
-    expect(
-      sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]')),
-    ).toBe(true)
-  })
+  it(
+    'two non-blocking reads of a running job are the same outcome, whatever ' +
+      'output each brought; a change of status is a new one',
+    () => {
+      const read = (body: string) => outcome('job_output', { job_id: 'bash-1' }, false, text(body))
+      expect(read('step 1\n[status: running]')).toEqual({ isError: false, content: undefined, running: 'running' })
+      expect(sameOutcome(read('step 1\n[status: running]'), read('step 2\n[status: running]'))).toBe(true)
+      expect(sameOutcome(read('step 1\n[status: running]'), read('(no new output)\n[status: stopping]'))).toBe(false)
+      expect(sameOutcome(read('killing\n[status: stopping]'), read('(no new output)\n[status: stopping]'))).toBe(true)
+      expect(sameOutcome(read('step 1\n[status: running]'), read('done\n[status: completed]'))).toBe(false)
+      expect(read('done\n[status: completed]')).toEqual({ isError: false, content: text('done\n[status: completed]') })
+      expect(
+        sameOutcome(read('(no new output)\n[status: completed]'), read('(no new output)\n[status: completed]')),
+      ).toBe(true)
+    },
+  )
 
   it('a read that waits is never the same outcome as another; an error and another tool are read as any result', () => {
     const waited = outcome(

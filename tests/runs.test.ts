@@ -206,7 +206,8 @@ describe('parallel calls in one step', () => {
         async execute(args) {
           const { promise, resolve } = Promise.withResolvers<void>()
           waiting.push(resolve)
-          // Once all four run at once, release them last-started first: 3, 2 and 1 finish before 4, which releases them.
+          // Once all four run at once, release them last-started first: 3, 2 and 1 finish before 4,
+          // which releases them.
           if (waiting.length === 4) for (const release of waiting.reverse()) release()
           await promise
           finished.push(args.id!)

@@ -15,7 +15,10 @@ bashSuite()
  * read and going on only once the job says it printed; then releases it.
  */
 function spillingPoller(dir: string, polls: number): Script {
-  const command = `n=1; while [ ! -e release ]; do if [ -e go-$n ]; then head -c 60000 /dev/zero | tr '\\0' x; echo; touch done-$n; n=$((n+1)); fi; sleep 0.01; done; echo finished`
+  const command =
+    `n=1; while [ ! -e release ]; do if [ -e go-$n ]; then head -c 60000 ` +
+    `/dev/zero | tr '\\0' x; echo; touch done-$n; n=$((n+1)); fi; sleep ` +
+    `0.01; done; echo finished`
   return async (request, index) => {
     if (index === 0)
       return {

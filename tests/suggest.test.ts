@@ -8,7 +8,7 @@ import { patchSnippet, recommend, recommendScored, type Suggestion } from '../sr
 import type { Score } from '../src/replay/score.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { pagerAndFailingTests, SCROLL, TEST } from './support/pager.ts'
-import { times, turns, shown } from './support/calls.ts'
+import { times, turns } from './support/calls.ts'
 import { changesAfterDetailed, GREP } from './support/calls.ts'
 import { runReplayJson } from '../support/sessions.ts'
 
@@ -23,217 +23,229 @@ async function sessions() {
 }
 
 describe('replay --suggest: advice from the evidence', () => {
-  it('a pager whose results change and a failing call whose results repeat: resultAware keeps the real loop and drops the paging', async () => {
-    const root = await sessions()
-    const { status, out } = await runReplay(['replay', root, '--suggest', '--json'])
-    expect(status).toBe(0)
-    const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    const rows = suggestions.map(
-      ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
-        label,
-        reminders,
-        onRepeatedResults,
-        onChangedResults,
-        unremindedLoopCalls,
-        baseline,
-        recommended,
-      }),
-    )
-    expect(rows).toEqual([
-      {
-        label: 'the config given (baseline)',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: true,
-        recommended: undefined,
-      },
-      {
-        label: 'resultAware',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: true,
-      },
-      {
-        label: 'cycles',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'ignoreArguments: the prose fields',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'relapse',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'exclude scroll_down',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'resultAware for scroll_down only',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'thresholds 5, 7, 10',
-        reminders: 3,
-        onRepeatedResults: 1,
-        onChangedResults: 2,
-        unremindedLoopCalls: 4,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'thresholds 2, 4, 7',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'thresholds 2, 4, 7, resultAware',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'rereads',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'sameFailure',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'resultAware, maskNoise',
-        reminders: 2,
-        onRepeatedResults: 2,
-        onChangedResults: 0,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'blockAt 10',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-      {
-        label: 'remindEvery 3',
-        reminders: 5,
-        onRepeatedResults: 2,
-        onChangedResults: 3,
-        unremindedLoopCalls: 3,
-        baseline: undefined,
-        recommended: undefined,
-      },
-    ])
-    expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
-    expect(suggestions[5]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
-    expect(suggestions[6]!.config).toMatchObject({ resultAware: ['scroll_down'], exclude: [] })
-  })
+  it(
+    'a pager whose results change and a failing call whose results repeat: ' +
+      'resultAware keeps the real loop and drops the paging',
+    async () => {
+      const root = await sessions()
+      const { status, out } = await runReplay(['replay', root, '--suggest', '--json'])
+      expect(status).toBe(0)
+      const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
+      const rows = suggestions.map(
+        ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
+          label,
+          reminders,
+          onRepeatedResults,
+          onChangedResults,
+          unremindedLoopCalls,
+          baseline,
+          recommended,
+        }),
+      )
+      expect(rows).toEqual([
+        {
+          label: 'the config given (baseline)',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: true,
+          recommended: undefined,
+        },
+        {
+          label: 'resultAware',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: true,
+        },
+        {
+          label: 'cycles',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'ignoreArguments: the prose fields',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'relapse',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'exclude scroll_down',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'resultAware for scroll_down only',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'thresholds 5, 7, 10',
+          reminders: 3,
+          onRepeatedResults: 1,
+          onChangedResults: 2,
+          unremindedLoopCalls: 4,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'thresholds 2, 4, 7',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'thresholds 2, 4, 7, resultAware',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'rereads',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'sameFailure',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'resultAware, maskNoise',
+          reminders: 2,
+          onRepeatedResults: 2,
+          onChangedResults: 0,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'blockAt 10',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+        {
+          label: 'remindEvery 3',
+          reminders: 5,
+          onRepeatedResults: 2,
+          onChangedResults: 3,
+          unremindedLoopCalls: 3,
+          baseline: undefined,
+          recommended: undefined,
+        },
+      ])
+      expect(suggestions[1]!.config).toMatchObject({ resultAware: true, exclude: [] })
+      expect(suggestions[5]!.config).toMatchObject({ resultAware: false, exclude: ['scroll_down'] })
+      expect(suggestions[6]!.config).toMatchObject({ resultAware: ['scroll_down'], exclude: [] })
+    },
+  )
 
-  it("a candidate is credited only with the baseline's loops it keeps, not with the loops it reminds that the baseline did not", async () => {
-    const root = await writeSessions('none', [
-      { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
-      { id: 'short', script: turns(...times(2, TEST)), setup: pagerAndFailingTests },
-    ])
-    const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as {
-      suggestions: Suggestion[]
-    }
-    const kept = (label: string) => suggestions.find((s) => s.label === label)!.baselineLoopsKept
-    // The defaults remind the six-call loop only; thresholds from 2 remind the two-call one too.
-    expect([kept('the config given (baseline)'), kept('thresholds 2, 4, 7')]).toEqual([1, 1])
-    expect(suggestions.find((s) => s.label === 'thresholds 2, 4, 7')!.reminders).toBe(3)
-  })
+  it(
+    "a candidate is credited only with the baseline's loops it keeps, " +
+      'not with the loops it reminds that the baseline did not',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+        { id: 'short', script: turns(...times(2, TEST)), setup: pagerAndFailingTests },
+      ])
+      const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as {
+        suggestions: Suggestion[]
+      }
+      const kept = (label: string) => suggestions.find((s) => s.label === label)!.baselineLoopsKept
+      // The defaults remind the six-call loop only; thresholds from 2 remind the two-call one too.
+      expect([kept('the config given (baseline)'), kept('thresholds 2, 4, 7')]).toEqual([1, 1])
+      expect(suggestions.find((s) => s.label === 'thresholds 2, 4, 7')!.reminders).toBe(3)
+    },
+  )
 
-  it('a withheld result of a tool whose outcomes are compared is counted as withheld, not as denied: that call runs', async () => {
-    const root = await writeSessions('none', [
-      { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
-    ])
-    const { suggestions } = JSON.parse(
-      (
-        await runReplay([
-          'replay',
-          root,
-          '--result-aware',
-          '--thresholds',
-          '2,3',
-          '--block-at',
-          '3',
-          '--suggest',
-          '--json',
-        ])
-      ).out,
-    ) as { suggestions: Suggestion[] }
-    expect([suggestions[0]!.withheld, suggestions[0]!.denied]).toEqual([4, 0])
-  })
+  it(
+    'a withheld result of a tool whose outcomes are compared is counted ' +
+      'as withheld, not as denied: that call runs',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'stuck', script: turns(...times(6, TEST)), setup: pagerAndFailingTests },
+      ])
+      const { suggestions } = JSON.parse(
+        (
+          await runReplay([
+            'replay',
+            root,
+            '--result-aware',
+            '--thresholds',
+            '2,3',
+            '--block-at',
+            '3',
+            '--suggest',
+            '--json',
+          ])
+        ).out,
+      ) as { suggestions: Suggestion[] }
+      expect([suggestions[0]!.withheld, suggestions[0]!.denied]).toEqual([4, 0])
+    },
+  )
 
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
     const root = await sessions()
@@ -266,52 +278,56 @@ describe('replay --suggest: advice from the evidence', () => {
         '    blockAt 10                                 5            2           3           3         0',
         '    remindEvery 3                              5            2           3           3         0',
         '',
-        'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on',
-        'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results',
+        'escalation: the same call followed 1 of 1 detailed reminders on repeated results, so blockAt and',
+        '    remindEvery are listed; compare what they withhold before you turn one on',
+        'recommended (*): resultAware: fewest reminders on calls whose result changed (likely progress),',
+        '    reminding every loop the config given reminded on repeated results',
         '  # ~/.dsh/profiles/<name>/cordis.patch.yml',
         '  - id: repeat-tool-reminder',
         '    config:',
         '      thresholds: [3, 5, 8]',
         '      resultAware: true',
         '',
-      ]
-        .map(shown)
-        .join('\n'),
+      ].join('\n'),
     )
   })
 
-  it('with blockAt, withheld results are counted per config and the later thresholds keep blockAt at or above their last', async () => {
-    const root = await sessions()
-    const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
-    const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => [s.label, s.withheld, s.denied])).toEqual([
-      ['the config given (baseline)', 1, 1],
-      ['resultAware', 0, 0],
-      ['cycles', 1, 1],
-      ['ignoreArguments: the prose fields', 1, 1],
-      ['relapse', 1, 1],
-      ['exclude scroll_down', 0, 0],
-      ['resultAware for scroll_down only', 0, 0],
-      ['thresholds 5, 7, 10', 0, 0],
-      ['thresholds 2, 4, 7', 1, 1],
-      ['thresholds 2, 4, 7, resultAware', 0, 0],
-      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0, 0],
-      ['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 0, 0],
-      ['rereads', 1, 1],
-      ['sameFailure', 1, 1],
-      ['resultAware, maskNoise', 0, 0],
-      ['remindEvery 3', 1, 1],
-    ])
-    const text = (await runReplay(['replay', root, '--suggest', '--block-at', '8'])).out
-    expect(
-      text
-        .split('\n')
-        .find((line) => line.includes('the config given (baseline)'))!
-        .endsWith('  1 (1 not run)'),
-    ).toBe(true)
-    expect(suggestions[7]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
-    expect(suggestions[8]!.config).toMatchObject({ thresholds: [2, 4, 7], blockAt: 8 })
-  })
+  it(
+    'with blockAt, withheld results are counted per config and the later ' +
+      'thresholds keep blockAt at or above their last',
+    async () => {
+      const root = await sessions()
+      const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
+      const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
+      expect(suggestions.map((s) => [s.label, s.withheld, s.denied])).toEqual([
+        ['the config given (baseline)', 1, 1],
+        ['resultAware', 0, 0],
+        ['cycles', 1, 1],
+        ['ignoreArguments: the prose fields', 1, 1],
+        ['relapse', 1, 1],
+        ['exclude scroll_down', 0, 0],
+        ['resultAware for scroll_down only', 0, 0],
+        ['thresholds 5, 7, 10', 0, 0],
+        ['thresholds 2, 4, 7', 1, 1],
+        ['thresholds 2, 4, 7, resultAware', 0, 0],
+        ['thresholds 2, 4, 7, resultAware, cycles, the prose fields', 0, 0],
+        ['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 0, 0],
+        ['rereads', 1, 1],
+        ['sameFailure', 1, 1],
+        ['resultAware, maskNoise', 0, 0],
+        ['remindEvery 3', 1, 1],
+      ])
+      const text = (await runReplay(['replay', root, '--suggest', '--block-at', '8'])).out
+      expect(
+        text
+          .split('\n')
+          .find((line) => line.includes('the config given (baseline)'))!
+          .endsWith('  1 (1 not run)'),
+      ).toBe(true)
+      expect(suggestions[7]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 10 })
+      expect(suggestions[8]!.config).toMatchObject({ thresholds: [2, 4, 7], blockAt: 8 })
+    },
+  )
 
   it('a session that could not be read is reported once and left out of the comparison', async () => {
     const root = await sessions()
@@ -346,7 +362,8 @@ describe('replay --suggest: advice from the evidence', () => {
     ])
     const { out } = await runReplay(['replay', root, '--suggest', '--result-aware'])
     expect(out).toContain(
-      `${shown('recommended (*): keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results')}\n`,
+      'recommended (*): keep the config given: no candidate drops reminders on changed results while\n' +
+        '    reminding every loop it reminded on repeated results\n',
     )
     expect(out).toContain('  * the config given (baseline)')
   })
@@ -470,52 +487,61 @@ describe('the advice, as pure functions', () => {
     ])
   })
 
-  it('the earlier thresholds start at 2 and keep the gaps, alone, with resultAware, and with resultAware, cycles and the prose fields; none when the first is 2 already', () => {
-    const list = candidates(Config({ thresholds: [4, 6], ignoreArguments: ['edit.note'] }), [], NO_EVIDENCE)
-    expect(
-      list
-        .slice(-7, -4)
-        .map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments]),
-    ).toEqual([
-      ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
-      ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
-      [
-        'thresholds 2, 4, resultAware, cycles, the prose fields',
-        [2, 4],
-        true,
-        true,
-        ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification'],
-      ],
-    ])
-    expect(
-      candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE)
-        .map((c) => c.label)
-        .filter((l) => l.startsWith('thresholds 2')),
-    ).toEqual([])
-    expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
-  })
+  it(
+    'the earlier thresholds start at 2 and keep the gaps, alone, with ' +
+      'resultAware, and with resultAware, cycles and the prose fields; ' +
+      'none when the first is 2 already',
+    () => {
+      const list = candidates(Config({ thresholds: [4, 6], ignoreArguments: ['edit.note'] }), [], NO_EVIDENCE)
+      expect(
+        list
+          .slice(-7, -4)
+          .map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments]),
+      ).toEqual([
+        ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
+        ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
+        [
+          'thresholds 2, 4, resultAware, cycles, the prose fields',
+          [2, 4],
+          true,
+          true,
+          ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification'],
+        ],
+      ])
+      expect(
+        candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE)
+          .map((c) => c.label)
+          .filter((l) => l.startsWith('thresholds 2')),
+      ).toEqual([])
+      expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
+    },
+  )
 
-  it('recommends the fewest reminders on changed results among those reminding every loop the baseline reminded on repeated results', () => {
-    const pick = (...rows: ReturnType<typeof tally>[]) =>
-      recommend(
-        rows.map((t, i) => ({
-          label: `c${i}`,
-          config: baseline,
-          ...(i === 0 ? { baseline: true as const } : {}),
-          ...t,
-        })),
-      ).flatMap((s) => (s.recommended ? [s.label] : []))
-    expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
-    expect(pick(tally(10, 5), tally(9, 0, 0, 1, 1))).toEqual(['c0'])
-    // Fewer reminders on repeated results, but on every loop the baseline reminded: earlier thresholds, say.
-    expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c1'])
-    expect(pick(tally(10, 5), tally(11, 4))).toEqual(['c1'])
-    expect(pick(tally(10, 5), tally(10, 5))).toEqual(['c0'])
-    expect(pick(tally(10, 5), tally(10, 1), tally(11, 1))).toEqual(['c2'])
-    expect(pick(tally(10, 5), tally(10, 1, 3), tally(10, 1, 2))).toEqual(['c2'])
-    expect(pick(tally(10, 5), tally(10, 1, 2), tally(10, 1, 2))).toEqual(['c1'])
-    expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
-  })
+  it(
+    'recommends the fewest reminders on changed results among those reminding ' +
+      'every loop the baseline reminded on repeated results',
+    () => {
+      const pick = (...rows: ReturnType<typeof tally>[]) =>
+        recommend(
+          rows.map((t, i) => ({
+            label: `c${i}`,
+            config: baseline,
+            ...(i === 0 ? { baseline: true as const } : {}),
+            ...t,
+          })),
+        ).flatMap((s) => (s.recommended ? [s.label] : []))
+      expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
+      expect(pick(tally(10, 5), tally(9, 0, 0, 1, 1))).toEqual(['c0'])
+      // Fewer reminders on repeated results, but on every loop the baseline reminded: earlier thresholds, say.
+      expect(pick(tally(10, 5), tally(9, 0))).toEqual(['c1'])
+      expect(pick(tally(10, 5), tally(11, 4))).toEqual(['c1'])
+      expect(pick(tally(10, 5), tally(10, 5))).toEqual(['c0'])
+      expect(pick(tally(10, 5), tally(10, 1), tally(11, 1))).toEqual(['c2'])
+      expect(pick(tally(10, 5), tally(10, 1, 3), tally(10, 1, 2))).toEqual(['c2'])
+      expect(pick(tally(10, 5), tally(10, 1, 2), tally(10, 1, 2))).toEqual(['c1'])
+      expect(pick(tally(0, 3), tally(0, 0))).toEqual(['c1'])
+    },
+  )
 
   it("never recommends a config that keeps none of the baseline's loops, unless the baseline reminded none", () => {
     const pick = (...rows: ReturnType<typeof tally>[]) =>
@@ -533,21 +559,25 @@ describe('the advice, as pure functions', () => {
     expect(pick(tally(0, 0, 2, 0), tally(1, 0, 1, 0))).toEqual(['c1'])
   })
 
-  it('on labels: the highest F1, then the larger share of wasted calls saved (unknown counts as none), then the fewer reminders, then the earlier', () => {
-    const scored = (f1: number, shareOfWasted: number | null, reminders: number) => ({
-      ...tally(reminders, 0),
-      score: { f1, shareOfWasted } as Score,
-    })
-    const pick = (...rows: ReturnType<typeof scored>[]) =>
-      recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t }))).flatMap((s) =>
-        s.recommended ? [s.label] : [],
-      )
-    expect(pick(scored(0.5, 0.5, 3), scored(0.6, 0.1, 9))).toEqual(['c1'])
-    expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.6, 9))).toEqual(['c1'])
-    expect(pick(scored(0.5, null, 3), scored(0.5, 0, 2))).toEqual(['c1'])
-    expect(pick(scored(0.5, 0.1, 3), scored(0.5, null, 2))).toEqual(['c0'])
-    expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.5, 3))).toEqual(['c0'])
-  })
+  it(
+    'on labels: the highest F1, then the larger share of wasted calls ' +
+      'saved (unknown counts as none), then the fewer reminders, then the earlier',
+    () => {
+      const scored = (f1: number, shareOfWasted: number | null, reminders: number) => ({
+        ...tally(reminders, 0),
+        score: { f1, shareOfWasted } as Score,
+      })
+      const pick = (...rows: ReturnType<typeof scored>[]) =>
+        recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t }))).flatMap((s) =>
+          s.recommended ? [s.label] : [],
+        )
+      expect(pick(scored(0.5, 0.5, 3), scored(0.6, 0.1, 9))).toEqual(['c1'])
+      expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.6, 9))).toEqual(['c1'])
+      expect(pick(scored(0.5, null, 3), scored(0.5, 0, 2))).toEqual(['c1'])
+      expect(pick(scored(0.5, 0.1, 3), scored(0.5, null, 2))).toEqual(['c0'])
+      expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.5, 3))).toEqual(['c0'])
+    },
+  )
 
   it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {
     expect(patchSnippet(Config({ include: ['grep', 'read_*'], resultAware: true, remindEvery: 10 }), baseline)).toBe(
@@ -565,22 +595,27 @@ describe('the advice, as pure functions', () => {
 })
 
 describe('--suggest escalates only on evidence', () => {
-  it('the same call followed the detailed reminders on repeated results: blockAt and remindEvery are listed with that evidence, not recommended', async () => {
-    const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
-    const listed = report
-      .suggestions!.slice(-2)
-      .map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
-    expect(listed).toEqual([
-      ['blockAt 10', 10, 0, 3, 3, false],
-      ['remindEvery 3', 0, 3, 0, 4, true],
-    ])
-    const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(
-      `\n${shown('escalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and remindEvery are listed; compare what they withhold before you turn one on')}\n`,
-    )
-  })
+  it(
+    'the same call followed the detailed reminders on repeated results: ' +
+      'blockAt and remindEvery are listed with that evidence, not recommended',
+    async () => {
+      const root = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+      const { report } = await runReplayJson([root, '--suggest'])
+      expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
+      const listed = report
+        .suggestions!.slice(-2)
+        .map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
+      expect(listed).toEqual([
+        ['blockAt 10', 10, 0, 3, 3, false],
+        ['remindEvery 3', 0, 3, 0, 4, true],
+      ])
+      const { out } = await runReplay(['replay', root, '--suggest'])
+      expect(out).toContain(
+        '\nescalation: the same call followed 2 of 2 detailed reminders on repeated results, so blockAt and\n' +
+          '    remindEvery are listed; compare what they withhold before you turn one on\n',
+      )
+    },
+  )
 
   it('reminders that worked: it says so and proposes no escalation', async () => {
     const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
@@ -589,7 +624,8 @@ describe('--suggest escalates only on evidence', () => {
     expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
     const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain(
-      `\n${shown('escalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated results); none proposed')}\n`,
+      '\nescalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated\n' +
+        '    results); none proposed\n',
     )
   })
 
@@ -599,22 +635,29 @@ describe('--suggest escalates only on evidence', () => {
     expect(report.escalation).toEqual({ followed: 0, of: 0, escalate: false })
     const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain(
-      `\n${shown('escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed')}\n`,
+      '\nescalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders\n' +
+        '    were ignored; none proposed\n',
     )
   })
 
-  it('half is not most: one followed of two proposes nothing; a config that already escalates gets no second escalation', async () => {
-    const root = await writeSessions('none', [
-      { id: 'ignores-one', script: turns(...times(6, GREP)) },
-      { id: 'listens', script: changesAfterDetailed },
-    ])
-    const { report } = await runReplayJson([root, '--suggest'])
-    expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
-    expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
-    const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
-    const labels = (
-      await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])
-    ).report.suggestions!.map((s) => s.label)
-    expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
-  })
+  it(
+    'half is not most: one followed of two proposes nothing; a config ' +
+      'that already escalates gets no second escalation',
+    async () => {
+      const root = await writeSessions('none', [
+        { id: 'ignores-one', script: turns(...times(6, GREP)) },
+        { id: 'listens', script: changesAfterDetailed },
+      ])
+      const { report } = await runReplayJson([root, '--suggest'])
+      expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
+      expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual(
+        [],
+      )
+      const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
+      const labels = (
+        await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])
+      ).report.suggestions!.map((s) => s.label)
+      expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
+    },
+  )
 })

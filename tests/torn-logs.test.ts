@@ -17,7 +17,8 @@ async function session(compression: 'none' | 'zstd') {
 
 describe('a torn log is read up to the tear and said out loud', () => {
   it.each(['none', 'zstd'] as const)(
-    '%s: cut at 60% of its bytes, the calls before the tear are replayed, the file and the tear named on stderr and in the JSON, exit 1',
+    '%s: cut at 60% of its bytes, the calls before the tear are replayed, ' +
+      'the file and the tear named on stderr and in the JSON, exit 1',
     async (compression) => {
       const { root, file } = await session(compression)
       const size = (await readFile(file)).byteLength
@@ -26,19 +27,24 @@ describe('a torn log is read up to the tear and said out loud', () => {
       const { status, err, report } = await runReplayJson([root])
       expect(status).toBe(1)
       const [torn] = report.sessions
-      // A plain log keeps every complete line; a zstd log every complete frame, and the writer may have put many calls in one.
+      // A plain log keeps every complete line; a zstd log every complete frame, and the writer may
+      // have put many calls in one.
       expect(torn!.toolCalls).toBeGreaterThanOrEqual(compression === 'none' ? 1 : 0)
       expect(torn!.toolCalls).toBeLessThan(20)
       expect(torn!.torn!.ofBytes).toBe(cut)
       expect(torn!.torn!.afterBytes).toBeLessThanOrEqual(cut)
-      const reason = `torn after ${torn!.torn!.afterBytes} of its ${cut} bytes, as a crash mid-write leaves a log: replayed the ${torn!.toolCalls} tool calls before the tear; what came after it is not in the report`
+      const reason =
+        `torn after ${torn!.torn!.afterBytes} of its ${cut} bytes, as a crash ` +
+        `mid-write leaves a log: replayed the ${torn!.toolCalls} tool calls ` +
+        `before the tear; what came after it is not in the report`
       expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
       expect(report.errors).toEqual([{ path: file, reason }])
     },
   )
 
   it.each(['none', 'zstd'] as const)(
-    '%s: cut at any byte past the header, never fewer calls than a shorter cut, never a tear unreported; whole, no tear',
+    '%s: cut at any byte past the header, never fewer calls than a shorter ' +
+      'cut, never a tear unreported; whole, no tear',
     async (compression) => {
       const { root, file } = await session(compression)
       const whole = await readFile(file)
@@ -107,42 +113,55 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
   /** The line numbers (1-based) of the tool results of the log, in order. */
   const results = (lines: string[]) => lines.flatMap((line, i) => (line.includes('"tool/result"') ? [i + 1] : []))
 
-  it('one bad line in the last turn: the calls before and after it replayed, the line named on stderr and in the JSON, exit 1', async () => {
-    const { root, file, lines: all } = await lines()
-    const bad = results(all)[9]!
-    all[bad - 1] = '{"this is": not json'
-    await writeFile(file, all.join('\n'))
-    const { status, err, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    const [s] = report.sessions
-    // The tenth call lost its result: nineteen calls remain.
-    expect(s!.toolCalls).toBe(19)
-    expect(s!.torn).toBeUndefined()
-    expect(s!.corrupt).toEqual({ from: bad, lines: [bad] })
-    const reason = `corrupt: line ${bad} cannot be read as events of the JSONL backend, yet lines after it can be read, which a crash mid-write never leaves: replayed the 19 tool calls of the readable lines; what the others held is not in the report`
-    expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
-    expect(report.errors).toEqual([{ path: file, reason }])
-  })
+  it(
+    'one bad line in the last turn: the calls before and after it replayed, ' +
+      'the line named on stderr and in the JSON, exit 1',
+    async () => {
+      const { root, file, lines: all } = await lines()
+      const bad = results(all)[9]!
+      all[bad - 1] = '{"this is": not json'
+      await writeFile(file, all.join('\n'))
+      const { status, err, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      const [s] = report.sessions
+      // The tenth call lost its result: nineteen calls remain.
+      expect(s!.toolCalls).toBe(19)
+      expect(s!.torn).toBeUndefined()
+      expect(s!.corrupt).toEqual({ from: bad, lines: [bad] })
+      const reason =
+        `corrupt: line ${bad} cannot be read as events of the JSONL backend, ` +
+        `yet lines after it can be read, which a crash mid-write never leaves: ` +
+        `replayed the 19 tool calls of the readable lines; what the others ` +
+        `held is not in the report`
+      expect(err).toBe(`repeat-tool-reminder replay: ${file}: ${reason}\n`)
+      expect(report.errors).toEqual([{ path: file, reason }])
+    },
+  )
 
-  it('bad lines before a turn ends, which the backend refuses whole, and a torn last line: every readable line kept, each bad one named', async () => {
-    const { root, file, lines: all } = await lines()
-    const [first, , third] = results(all)
-    all[first! - 1] = 'garbage'
-    all[third! - 1] = '42'
-    // The log ends in the middle of a line.
-    const text = `${all.join('\n').trimEnd()}\n{"type":"tool/ca`
-    await writeFile(file, text)
-    const { status, report, err } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(report.sessions[0]!.corrupt).toEqual({
-      from: first,
-      lines: [first, third, all.filter((l) => l !== '').length + 1],
-    })
-    expect(report.sessions[0]!.toolCalls).toBe(18)
-    expect(err).toContain(
-      `: corrupt: lines ${first}, ${third} and ${all.filter((l) => l !== '').length + 1} cannot be read as events of the JSONL backend, yet lines after it can be read`,
-    )
-  })
+  it(
+    'bad lines before a turn ends, which the backend refuses whole, and ' +
+      'a torn last line: every readable line kept, each bad one named',
+    async () => {
+      const { root, file, lines: all } = await lines()
+      const [first, , third] = results(all)
+      all[first! - 1] = 'garbage'
+      all[third! - 1] = '42'
+      // The log ends in the middle of a line.
+      const text = `${all.join('\n').trimEnd()}\n{"type":"tool/ca`
+      await writeFile(file, text)
+      const { status, report, err } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(report.sessions[0]!.corrupt).toEqual({
+        from: first,
+        lines: [first, third, all.filter((l) => l !== '').length + 1],
+      })
+      expect(report.sessions[0]!.toolCalls).toBe(18)
+      expect(err).toContain(
+        `: corrupt: lines ${first}, ${third} and ${all.filter((l) => l !== '').length + 1} ` +
+          `cannot be read as events of the JSONL backend, yet lines after it can be read`,
+      )
+    },
+  )
 
   it('a line removed from the middle: the events after it do not follow on, and are kept', async () => {
     const { root, file, lines: all } = await lines()
@@ -154,7 +173,8 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     expect(report.sessions[0]!.corrupt).toEqual({ from: gone, lines: [] })
     expect(report.sessions[0]!.toolCalls).toBe(19)
     expect(err).toContain(
-      `: corrupt: the events of line ${gone} do not follow on from those before it (some are missing), yet lines after it can be read`,
+      `: corrupt: the events of line ${gone} do not follow on from those ` +
+        `before it (some are missing), yet lines after it can be read`,
     )
   })
 
@@ -167,16 +187,19 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
     expect(err).toContain(`: corrupt: lines ${bad.slice(0, 9).join(', ')}, ${bad[9]} and 2 more cannot be read`)
   })
 
-  it("a call's own line lost: its result, which answers a call the log no longer makes, is left out with it", async () => {
-    const { root, file, lines: all } = await lines()
-    const call = all.findIndex((line) => line.includes('"tool/call"'))
-    all[call] = 'lost'
-    await writeFile(file, all.join('\n'))
-    const { status, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(report.sessions[0]!.corrupt).toEqual({ from: call + 1, lines: [call + 1] })
-    expect(report.sessions[0]!.toolCalls).toBe(19)
-  })
+  it(
+    "a call's own line lost: its result, which answers a call the log " + 'no longer makes, is left out with it',
+    async () => {
+      const { root, file, lines: all } = await lines()
+      const call = all.findIndex((line) => line.includes('"tool/call"'))
+      all[call] = 'lost'
+      await writeFile(file, all.join('\n'))
+      const { status, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(report.sessions[0]!.corrupt).toEqual({ from: call + 1, lines: [call + 1] })
+      expect(report.sessions[0]!.toolCalls).toBe(19)
+    },
+  )
 
   it('a bad last line is still a tear: nothing readable follows it', async () => {
     const { root, file, lines: all } = await lines()
@@ -191,38 +214,47 @@ describe('a plain log corrupt in the middle is told apart from a tear, and its r
 })
 
 describe('what the corrupt-log reader keeps apart', () => {
-  it('a log whose last turn never ended (no turn/end after the bad line, so the backend calls it torn) with readable lines after: corrupt, each line that is no event named', async () => {
-    const { root, file } = await session('none')
-    const all = (await readFile(file, 'utf8')).trimEnd().split('\n')
-    // The turn never ended: its closing events are gone.
-    const cut = all.filter((line) => !line.includes('"turn/end"'))
-    const results = cut.flatMap((line, i) => (line.includes('"tool/result"') ? [i + 1] : []))
-    const bad = [results[3]!, results[5]!, results[7]!]
-    // An event without a type, one whose seq is no whole number, and a line that is no JSON.
-    cut[bad[0]! - 1] = '{"seq":5}'
-    cut[bad[1]! - 1] = '{"type":"x","seq":1.5}'
-    cut[bad[2]! - 1] = 'garbage'
-    await writeFile(file, `${cut.join('\n')}\n`)
-    const { status, report } = await runReplayJson([root])
-    expect(status).toBe(1)
-    expect(report.sessions[0]!.corrupt).toEqual({ from: bad[0], lines: bad })
-    expect(report.sessions[0]!.toolCalls).toBe(17)
-  })
+  it(
+    'a log whose last turn never ended (no turn/end after the bad line, ' +
+      'so the backend calls it torn) with readable lines after: corrupt, ' +
+      'each line that is no event named',
+    async () => {
+      const { root, file } = await session('none')
+      const all = (await readFile(file, 'utf8')).trimEnd().split('\n')
+      // The turn never ended: its closing events are gone.
+      const cut = all.filter((line) => !line.includes('"turn/end"'))
+      const results = cut.flatMap((line, i) => (line.includes('"tool/result"') ? [i + 1] : []))
+      const bad = [results[3]!, results[5]!, results[7]!]
+      // An event without a type, one whose seq is no whole number, and a line that is no JSON.
+      cut[bad[0]! - 1] = '{"seq":5}'
+      cut[bad[1]! - 1] = '{"type":"x","seq":1.5}'
+      cut[bad[2]! - 1] = 'garbage'
+      await writeFile(file, `${cut.join('\n')}\n`)
+      const { status, report } = await runReplayJson([root])
+      expect(status).toBe(1)
+      expect(report.sessions[0]!.corrupt).toEqual({ from: bad[0], lines: bad })
+      expect(report.sessions[0]!.toolCalls).toBe(17)
+    },
+  )
 
-  it("a zstd log with a bad line before its turn ends is refused with the backend's reason, never read line by line", async () => {
-    const { root, file } = await session('none')
-    const lines = (await readFile(file, 'utf8')).split('\n')
-    lines[5] = 'garbage'
-    // The writer's layout: the header in a frame of its own, then the events.
-    const zstd = Buffer.concat([zstdCompressSync(`${lines[0]}\n`), zstdCompressSync(lines.slice(1).join('\n'))])
-    await rm(file)
-    await writeFile(`${file}.zstd`, zstd)
-    const { status, err } = await runReplay(['replay', root])
-    expect(status).toBe(1)
-    expect(err).toBe(
-      `repeat-tool-reminder replay: ${file}.zstd: corrupt session log: unparsable committed event at line 5\n`,
-    )
-  })
+  it(
+    'a zstd log with a bad line before its turn ends is refused with ' +
+      "the backend's reason, never read line by line",
+    async () => {
+      const { root, file } = await session('none')
+      const lines = (await readFile(file, 'utf8')).split('\n')
+      lines[5] = 'garbage'
+      // The writer's layout: the header in a frame of its own, then the events.
+      const zstd = Buffer.concat([zstdCompressSync(`${lines[0]}\n`), zstdCompressSync(lines.slice(1).join('\n'))])
+      await rm(file)
+      await writeFile(`${file}.zstd`, zstd)
+      const { status, err } = await runReplay(['replay', root])
+      expect(status).toBe(1)
+      expect(err).toBe(
+        `repeat-tool-reminder replay: ${file}.zstd: corrupt session log: unparsable committed event at line 5\n`,
+      )
+    },
+  )
 
   it('the reader reads a file afresh each time: what it read around a bad line is not kept', async () => {
     const { file } = await session('none')

@@ -5,44 +5,53 @@ import { transcribe } from '../src/replay/transcript.ts'
 import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from './support/events.ts'
 
 describe('reading a session log into calls', () => {
-  it('a call repeats the call right before it only with the same tool and arguments; its result repeats when the latest identical call returned the same', () => {
-    const session = transcribe(
-      events(
-        LOGGED_GREP,
-        LOGGED_GREP,
-        { tool: 'glob', args: { p: 'x' } },
-        LOGGED_GREP,
-        { ...LOGGED_GREP, result: 'new' },
-        { ...LOGGED_GREP, result: 'new' },
-      ),
-      [],
-    )
-    expect(flags(session)).toEqual([
-      [false, false, false],
-      [true, true, true],
-      [false, false, false],
-      [false, true, false],
-      [true, false, false],
-      [true, true, true],
-    ])
-  })
+  it(
+    'a call repeats the call right before it only with the same tool ' +
+      'and arguments; its result repeats when the latest identical call ' +
+      'returned the same',
+    () => {
+      const session = transcribe(
+        events(
+          LOGGED_GREP,
+          LOGGED_GREP,
+          { tool: 'glob', args: { p: 'x' } },
+          LOGGED_GREP,
+          { ...LOGGED_GREP, result: 'new' },
+          { ...LOGGED_GREP, result: 'new' },
+        ),
+        [],
+      )
+      expect(flags(session)).toEqual([
+        [false, false, false],
+        [true, true, true],
+        [false, false, false],
+        [false, true, false],
+        [true, false, false],
+        [true, true, true],
+      ])
+    },
+  )
 
-  it('a withheld result counts as the outcome the live guard saw repeat; without an earlier identical call, as logged', () => {
-    const withheld = { ...LOGGED_GREP, result: withheldFeedback(['grep'], 3), isError: true }
-    const session = transcribe(
-      events(LOGGED_GREP, withheld, {
-        tool: 'read',
-        args: {},
-        ...{ result: withheldFeedback(['read'], 3), isError: true },
-      }),
-      [],
-    )
-    expect(session.withheld).toEqual([2, 3])
-    const [, second, third] = calls(session)
-    expect(second!.result).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
-    expect(second!.repeatsCall && second!.repeatsResult).toBe(true)
-    expect(third!.result).toEqual({ isError: true, content: [{ type: 'text', text: withheldFeedback(['read'], 3) }] })
-  })
+  it(
+    'a withheld result counts as the outcome the live guard saw repeat; ' +
+      'without an earlier identical call, as logged',
+    () => {
+      const withheld = { ...LOGGED_GREP, result: withheldFeedback(['grep'], 3), isError: true }
+      const session = transcribe(
+        events(LOGGED_GREP, withheld, {
+          tool: 'read',
+          args: {},
+          ...{ result: withheldFeedback(['read'], 3), isError: true },
+        }),
+        [],
+      )
+      expect(session.withheld).toEqual([2, 3])
+      const [, second, third] = calls(session)
+      expect(second!.result).toEqual({ isError: false, content: [{ type: 'text', text: 'ok' }] })
+      expect(second!.repeatsCall && second!.repeatsResult).toBe(true)
+      expect(third!.result).toEqual({ isError: true, content: [{ type: 'text', text: withheldFeedback(['read'], 3) }] })
+    },
+  )
 
   it.each<[string, Logged]>([
     ['a successful result that quotes the withheld text', { ...LOGGED_GREP, result: withheldFeedback(['grep'], 3) }],
@@ -83,15 +92,19 @@ describe('reading a session log into calls', () => {
 })
 
 describe('reading what the live guard left', () => {
-  it("a reminder's kind: a cycle names calls with arrows, a later one quotes arguments on a line of their own, the first is one line", () => {
-    const log = [
-      ...events(LOGGED_GREP, LOGGED_GREP),
-      reminder(90, 'grep × 2'),
-      reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'),
-      reminder(92, 'grep → read × 2', 'a\nb'),
-    ]
-    expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['short', 'detailed', 'cycle'])
-  })
+  it(
+    "a reminder's kind: a cycle names calls with arrows, a later one " +
+      'quotes arguments on a line of their own, the first is one line',
+    () => {
+      const log = [
+        ...events(LOGGED_GREP, LOGGED_GREP),
+        reminder(90, 'grep × 2'),
+        reminder(91, 'grep × 5', 'Reminder:\n{"p":"x"}'),
+        reminder(92, 'grep → read × 2', 'a\nb'),
+      ]
+      expect(transcribe(log, []).reminders.map((r) => r.kind)).toEqual(['short', 'detailed', 'cycle'])
+    },
+  )
 
   it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
     expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(

@@ -4,7 +4,6 @@ import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import * as Reminder from '../src/index.ts'
 import { harness, injected, toolResults, untilIdle } from '../support/harness.ts'
-import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { GREP, turns } from './support/calls.ts'
 
 describe('calls without an agent', () => {

@@ -5,7 +5,6 @@
 import type { GenerateOptions, MessageSource } from '@deepseek-ai/dsh-llm'
 import { requestContext } from '../../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../../support/model.ts'
-import { WIDTH, wrap } from '../../src/replay/text.ts'
 
 /** The search most suites repeat. */
 export const GREP: ScriptedCall = { name: 'grep', args: { pattern: 'x' } }
@@ -27,11 +26,6 @@ export function times(n: number, call: ScriptedCall): ScriptedCall[] {
 /** The source of a notice from this plugin with `summary`: what every reminder carries, spelled out once. */
 export function source(summary: string): MessageSource {
   return { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary } as MessageSource
-}
-
-/** A line of the text report as it is printed: wrapped at the report's width, continuations indented. */
-export function shown(line: string): string {
-  return wrap(line, WIDTH).join('\n')
 }
 
 /** The reminders in the request the model is answering, newest last. */

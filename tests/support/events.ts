@@ -3,9 +3,12 @@
  * suites that read a log into a transcript without running an agent.
  */
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { transcribe, type LoggedCall } from '../../src/replay/transcript.ts'
+import type { transcribe, LoggedCall } from '../../src/replay/transcript.ts'
 
-/** One call as a log records it: the tool, its arguments, and the result content (text blocks, or blocks as given, hostile ones too). */
+/**
+ * One call as a log records it: the tool, its arguments, and the result content (text blocks, or
+ * blocks as given, hostile ones too).
+ */
 export interface Logged {
   tool: string
   args: unknown
@@ -39,7 +42,10 @@ export const flags = (session: ReturnType<typeof transcribe>) =>
 /** The search most replay suites log, as a log records a call. */
 export const LOGGED_GREP: Logged = { tool: 'grep', args: { p: 'x' } }
 
-/** A user message as the log records it: a reminder from this plugin with `summary` and `text`, or the user's prompt. */
+/**
+ * A user message as the log records it: a reminder from this plugin with `summary` and `text`, or
+ * the user's prompt.
+ */
 export function message(seq: number, source: Record<string, unknown>, text = 'x'): SessionEvent {
   return { type: 'user/message', seq, data: { content: [{ type: 'text', text }], source } } as unknown as SessionEvent
 }
