@@ -2,7 +2,11 @@ import { copyFile, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { defineConfig } from 'tsup'
 
-/** The harness packages read their own version as `createRequire(import.meta.url)("../package.json")`: inline it, as a bundle has no such file beside it. */
+/**
+ * The harness packages read their own version as
+ * `createRequire(import.meta.url)("../package.json")`: inline it, as a bundle has no such file
+ * beside it.
+ */
 const inlineOwnVersion = {
   name: 'inline-own-version',
   setup(build: {

@@ -1,30 +1,34 @@
 /**
- * Excused mutants, written next to the code they excuse: a comment line
+ * Excused mutants, kept in a ledger beside the code (`excused-mutants.yml`), not in it. The ledger
+ * maps each source file to its entries:
  *
- *     // mutant (equivalent) EqualityOperator "i <= x.length": one step past the end ...
+ *     src/arguments.ts:
+ *       - code: for (let i = 0; i < x.length; i++) g(x[i])
+ *         mutator: EqualityOperator
+ *         replacement: i <= x.length
+ *         kind: equivalent
+ *         reason: one step past the end reads undefined, which is skipped.
  *
- * excuses exactly one surviving mutant on the next line that is not a comment:
- * the one with that mutator and that replacement. The section says why it is
- * excused: `equivalent` (no test can tell), `environment` (a test outside
- * Stryker covers it; say which) or `speed` (it changes only how fast). A
- * reason may go on over the comment lines after it. Keyed by the code, not by a
- * line number, an excuse moves with its line; one that matches no surviving
- * mutant any more is stale. Pure: `scripts/mutate.ts` reads the files.
+ * An entry excuses exactly one surviving mutant with that mutator and replacement that starts on a
+ * line whose text, trimmed, is `code`. Keyed by the line's text, not its number, an entry moves
+ * with its line; it is stale when no line of the file reads `code` any more, or when no surviving
+ * mutant matches it. The kind says why it is excused: `equivalent` (no test can tell),
+ * `environment` (a test outside Stryker covers it; the reason says which) or `speed` (it changes
+ * only how fast). Pure: `scripts/mutate.ts` reads the files.
  */
+import yaml from 'js-yaml'
 
 /** Why a surviving mutant may be left out of a file's score. */
-export const SECTIONS = ['equivalent', 'environment', 'speed'] as const
+export const KINDS = ['equivalent', 'environment', 'speed'] as const
 
-/** One excuse: where it is written, the line it excuses, and the mutant it names. */
+/** One entry of the ledger: the file and line it excuses, the mutant it names, and why. */
 export interface Excuse {
   file: string
-  /** The 1-based line of the comment. */
-  at: number
-  /** The 1-based line of the code it excuses. */
-  line: number
-  section: (typeof SECTIONS)[number]
+  /** The trimmed text of the line the mutant starts on. */
+  code: string
   mutator: string
   replacement: string
+  kind: (typeof KINDS)[number]
   reason: string
 }
 
@@ -36,63 +40,68 @@ export interface Mutant {
   location: { start: { line: number; column: number }; end: { line: number; column: number } }
 }
 
-const EXCUSE = /^\s*\/\/ mutant \((\w+)\) (\w+) ("(?:[^"\\]|\\.)*"): (.+)$/
-const COMMENT = /^\s*\/\/ ?(.*)$/
+/** Why an excuse excused nothing. */
+export interface Stale {
+  excuse: Excuse
+  why: string
+}
 
-/** The excuses in one source file's text; throws on a malformed one, naming the file and line. */
-export function readExcuses(file: string, text: string): Excuse[] {
-  const lines = text.split('\n')
+const FIELDS = ['code', 'mutator', 'replacement', 'kind', 'reason'] as const
+
+/** The excuses in the ledger's text; throws on a malformed entry, naming it. */
+export function readLedger(text: string, name = 'excused-mutants.yml'): Excuse[] {
+  const data: unknown = yaml.load(text)
+  if (data === undefined || data === null) return []
+  if (typeof data !== 'object' || Array.isArray(data)) throw new Error(`${name}: the ledger maps source files to lists`)
   const excuses: Excuse[] = []
-  for (const [i, line] of lines.entries()) {
-    if (!/^\s*\/\/ mutant\b/.test(line)) continue
-    const where = `${file}:${i + 1}`
-    const match = EXCUSE.exec(line)
-    if (match === null)
-      throw new Error(`${where}: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>`)
-    const section = match[1] as Excuse['section']
-    if (!SECTIONS.includes(section))
-      throw new Error(`${where}: unknown section "${section}" (use ${SECTIONS.join(', ')})`)
-    let reason = match[4]!
-    let j = i + 1
-    for (; j < lines.length && COMMENT.test(lines[j]!); j++) {
-      if (!/^\s*\/\/ mutant\b/.test(lines[j]!)) reason += ` ${COMMENT.exec(lines[j]!)![1]!.trim()}`
+  for (const [file, entries] of Object.entries(data)) {
+    if (!Array.isArray(entries)) throw new Error(`${name}: ${file} must hold a list of entries`)
+    for (const [i, entry] of (entries as unknown[]).entries()) {
+      const where = `${name}: ${file} entry ${i + 1}`
+      if (typeof entry !== 'object' || entry === null) throw new Error(`${where} is not an object`)
+      const fields = entry as Record<string, unknown>
+      for (const field of FIELDS) {
+        if (typeof fields[field] !== 'string' || fields[field] === '') {
+          throw new Error(`${where}: ${field} must be a non-empty text (an entry has ${FIELDS.join(', ')})`)
+        }
+      }
+      const extra = Object.keys(fields).find((key) => !(FIELDS as readonly string[]).includes(key))
+      if (extra !== undefined) throw new Error(`${where}: unknown field "${extra}" (an entry has ${FIELDS.join(', ')})`)
+      if (!(KINDS as readonly string[]).includes(fields.kind as string)) {
+        throw new Error(`${where}: unknown kind "${fields.kind as string}" (use ${KINDS.join(', ')})`)
+      }
+      excuses.push({ file, ...(fields as Omit<Excuse, 'file'>) })
     }
-    if (j === lines.length || lines[j]!.trim() === '')
-      throw new Error(`${where}: an excuse must stand right above the code it excuses`)
-    excuses.push({
-      file,
-      at: i + 1,
-      line: j + 1,
-      section,
-      mutator: match[2]!,
-      replacement: JSON.parse(match[3]!) as string,
-      reason,
-    })
   }
   return excuses
 }
 
 /**
- * Match excuses to one file's mutants: each excuse takes one surviving mutant
- * on its line with its mutator and replacement. Returns the mutants left to
- * score and the excuses that matched none (stale: the code changed, or a test
- * now kills the mutant).
+ * Match one file's excuses to its mutants: each excuse takes one surviving mutant with its mutator
+ * and replacement that starts on a line reading its `code`. Returns the mutants left to score and
+ * the excuses that matched none, with why.
  */
 export function applyExcuses(
+  source: string,
   mutants: readonly Mutant[],
   excuses: readonly Excuse[],
-): { scored: Mutant[]; excused: number; stale: Excuse[] } {
+): { scored: Mutant[]; excused: number; stale: Stale[] } {
+  const lines = source.split('\n').map((line) => line.trim())
   const scored = [...mutants]
-  const stale: Excuse[] = []
+  const stale: Stale[] = []
   for (const excuse of excuses) {
+    if (!lines.includes(excuse.code)) {
+      stale.push({ excuse, why: 'no line of the file reads its code any more' })
+      continue
+    }
     const i = scored.findIndex(
       (m) =>
-        m.location.start.line === excuse.line &&
+        lines[m.location.start.line - 1] === excuse.code &&
         m.mutatorName === excuse.mutator &&
         (m.replacement ?? '') === excuse.replacement &&
         survived(m),
     )
-    if (i < 0) stale.push(excuse)
+    if (i < 0) stale.push({ excuse, why: 'no surviving mutant on its line has its mutator and replacement' })
     else scored.splice(i, 1)
   }
   return { scored, excused: excuses.length - stale.length, stale }

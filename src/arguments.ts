@@ -4,6 +4,17 @@
  * are the same, their canonical JSON form, and the preview a reminder quotes.
  * Nothing here serializes arguments to compare them or copies them.
  */
+import { isRecord, kept } from './values.ts'
+
+/**
+ * A call as the model made it, without its result: the tool, its arguments, and the top-level
+ * arguments left out when it is compared or quoted (`ignoreArguments`).
+ */
+export interface ToolCall {
+  tool: string
+  args: unknown
+  ignored: readonly string[]
+}
 
 /** Objects with at least this many keys have their key list kept by {@link largeKeys}. */
 const LARGE = 32
@@ -18,7 +29,10 @@ const LARGE = 32
  */
 const largeKeys = new WeakMap<object, string[]>()
 
-/** The arguments as the loop hands them to the tools: parsed and deep-frozen JSON, `{}` for none, or the raw text when malformed. */
+/**
+ * The arguments as the loop hands them to the tools: parsed and deep-frozen JSON, `{}` for none, or
+ * the raw text when malformed.
+ */
 export function deliveredArguments(raw: string): unknown {
   try {
     return raw ? freeze(JSON.parse(raw)) : {}
@@ -56,27 +70,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const x = pending.pop() as Record<string, unknown>
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false
-      // mutant (equivalent) EqualityOperator "i <= x.length": one step past the end compares x[length] with y[length], both undefined, so equal.
       for (let i = 0; i < x.length; i++) if (!sameOrPending(x[i], y[i], pending)) return false
       continue
     }
     if (Array.isArray(y)) return false
     const yKeys = Object.keys(y)
-    // mutant (speed) ConditionalExpression "true": the key-list cache only ever holds an object's own keys (arguments are frozen), so using it or not gives the same list, at another speed.
-    // mutant (speed) ConditionalExpression "false": as above, never reading the cache lists the keys afresh.
-    // mutant (speed) EqualityOperator "yKeys.length <= LARGE": the cache threshold only decides where a correct key list comes from.
-    // mutant (speed) EqualityOperator "yKeys.length >= LARGE": as above.
     const xKeys = yKeys.length < LARGE ? Object.keys(x) : (largeKeys.get(x) ?? Object.keys(x))
-    // mutant (speed) ConditionalExpression "true": whether a key list is cached changes speed, never a key list.
-    // mutant (speed) ConditionalExpression "false": as above, caching nothing.
-    // mutant (speed) EqualityOperator "yKeys.length < LARGE": as above, small objects cached instead of large ones.
-    // mutant (speed) EqualityOperator "yKeys.length > LARGE": as above, the threshold moves by one.
     if (yKeys.length >= LARGE) largeKeys.set(y, yKeys)
     if (xKeys.length !== yKeys.length) return false
-    // mutant (equivalent) EqualityOperator "i <= xKeys.length": one step past the keys reads key undefined, equal on both sides, and the values under "undefined" were already compared.
     for (let i = 0; i < xKeys.length; i++) {
       const key = xKeys[i]!
-      // mutant (speed) ConditionalExpression "true": always checking Object.hasOwn when the key orders agree gives the same answer, more slowly.
       if (key !== yKeys[i] && !Object.hasOwn(y, key)) return false
       if (!sameOrPending(x[key], y[key], pending)) return false
     }
@@ -90,7 +93,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * as {@link sameJson} does. Nothing is copied: the kept keys are compared in place.
  */
 export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]): boolean {
-  // mutant (speed) ConditionalExpression "false": with nothing ignored, comparing the kept keys one by one gives sameJson's answer (the same key set, the same values), more slowly.
   if (ignored.length === 0 || !isRecord(a) || !isRecord(b)) return sameJson(a, b)
   const left = setOf(ignored)
   let kept = 0
@@ -105,7 +107,6 @@ export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]
 
 /** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
 export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
-  // mutant (speed) ConditionalExpression "false": with nothing ignored, filtering the keys by an empty list gives the same empty list, more slowly.
   if (ignored.length === 0 || !isRecord(args)) return []
   const left = setOf(ignored)
   return Object.keys(args)
@@ -113,19 +114,15 @@ export function ignoredKeys(args: unknown, ignored: readonly string[]): string[]
     .sort()
 }
 
-/** Each list of ignored arguments as a set, made once per list: a config may ignore thousands, and every call to a tool shares its list. */
+/**
+ * Each list of ignored arguments as a set, made once per list: a config may ignore thousands, and
+ * every call to a tool shares its list.
+ */
 const sets = new WeakMap<readonly string[], ReadonlySet<string>>()
 
 /** `list` as a set, the same one every time for the same list. */
 function setOf(list: readonly string[]): ReadonlySet<string> {
-  let set = sets.get(list)
-  if (set === undefined) sets.set(list, (set = new Set(list)))
-  return set
-}
-
-/** Whether a value is a JSON object: not null, not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return kept(sets, list, () => new Set(list))
 }
 
 /** Compare two values now when they are not both containers; otherwise queue the pair. */
@@ -190,7 +187,10 @@ export function preview(text: string, cap: number): string {
   return `${text.slice(0, cut)}… (${text.length - cut} more chars)`
 }
 
-/** The canonical form of `args` without the `omitted` top-level keys, head-truncated to `cap` code units as reminders quote it. */
+/**
+ * The canonical form of `args` without the `omitted` top-level keys, head-truncated to `cap` code
+ * units as reminders quote it.
+ */
 export function argumentsPreview(args: unknown, cap: number, omitted: readonly string[]): string {
   return preview(canonical(args, omitted), cap)
 }

@@ -7,21 +7,20 @@
  * all ask this module, so a notion of "the same" is written once. Builds its
  * filters once per config object; never throws on any value.
  */
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { canonical, sameArguments } from './arguments.ts'
+import { canonical, sameArguments, type ToolCall } from './arguments.ts'
 import type { Config } from './config.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
-import { failed, outcome, type Outcome } from './results.ts'
+import { failed, type Outcome, outcome, type Result } from './results.ts'
+import { kept } from './values.ts'
 
 /** One call as it is compared. */
-export interface Call {
-  tool: string
-  args: unknown
-  /** The top-level arguments left out when this call is compared (`ignoreArguments`). */
-  ignored: readonly string[]
+export interface Call extends ToolCall {
   /** With `resultAware` for its tool, its outcome as compared; otherwise undefined. */
   outcome: Outcome | undefined
-  /** With `rereads` or `sameFailure`: its outcome as those rules compare it, whatever `resultAware` says; otherwise undefined. */
+  /**
+   * With `rereads` or `sameFailure`: its outcome as those rules compare it, whatever `resultAware`
+   * says; otherwise undefined.
+   */
   seen?: Outcome | undefined
   /** With `sameFailure`: whether its result says it failed. */
   failed?: boolean
@@ -33,7 +32,10 @@ export interface Call {
 
 /** What a call reads and changes, as `rereads` judges it. */
 export interface Reads {
-  /** Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash` command that only reads. */
+  /**
+   * Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash`
+   * command that only reads.
+   */
   readOnly: boolean
   /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
   navigation: boolean
@@ -45,12 +47,6 @@ export interface Reads {
   question: string | undefined
   /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
   writes: readonly string[] | undefined
-}
-
-/** What a result is made of, as the tool pipeline and a log both carry it. */
-export interface Result {
-  isError: boolean
-  content: readonly ContentBlock[]
 }
 
 /** The comparison a config makes. */
@@ -65,12 +61,15 @@ export interface Comparison {
   readOnly(tool: string): boolean
   /** Whether calls to `tool` only move a view (`navigationTools`). */
   navigation(tool: string): boolean
-  /** A call as compared: its outcome taken from `result` only when its tool compares outcomes (and for `rereads` and `sameFailure`, always). */
+  /**
+   * A call as compared: its outcome taken from `result` only when its tool compares outcomes (and
+   * for `rereads` and `sameFailure`, always).
+   */
   call(tool: string, args: unknown, result: Result): Call
   /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
-  sameCall(a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>): boolean
+  sameCall(a: ToolCall, b: ToolCall): boolean
   /** A text that two calls share exactly when they are the same call. */
-  key(call: Omit<Call, 'outcome'>): string
+  key(call: ToolCall): string
 }
 
 /** Which parts of a config decide what is the same (see {@link Config}). */
@@ -86,30 +85,24 @@ export interface ComparedBy {
   navigationTools?: readonly string[]
 }
 
-/** The comparison each config makes, built once per config object: a config is never changed once judged, and its filters can be large. */
+/**
+ * The comparison each config makes, built once per config object: a config is never changed once
+ * judged, and its filters can be large.
+ */
 const made = new WeakMap<ComparedBy, Comparison>()
 
 /** The comparison `config` makes; the same object for the same config. */
 export function comparison(config: ComparedBy): Comparison {
-  let compared = made.get(config)
-  // mutant (speed) ConditionalExpression "true": building the comparison afresh gives one that compares the same.
-  if (compared === undefined) made.set(config, (compared = build(config)))
-  return compared
+  return kept(made, config, () => build(config))
 }
 
 function build(config: ComparedBy): Comparison {
   const tracked = toolFilter(config.include, config.exclude)
   const ignored = argumentFilter(config.ignoreArguments)
   const resultAware =
-    config.resultAware === true
-      ? () => true
-      : // mutant (equivalent) ArrowFunction "() => undefined": resultAware(tool) is only read as a condition, where undefined is as false as false.
-        config.resultAware === false
-        ? () => false
-        : anyOf(config.resultAware)
+    config.resultAware === true ? () => true : config.resultAware === false ? () => false : anyOf(config.resultAware)
   // Calls to one tool share their ignored arguments, so either side's list serves.
-  const sameCall = (a: Omit<Call, 'outcome'>, b: Omit<Call, 'outcome'>) =>
-    a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
+  const sameCall = (a: ToolCall, b: ToolCall) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
   const seen = config.rereads === true || config.sameFailure === true
   const failures = config.sameFailure === true

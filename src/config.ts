@@ -12,7 +12,10 @@ export const name = 'repeat-tool-reminder'
 /** The largest `maxCyclePeriod`: the most calls apart that two calls the guard compares can be. */
 export const LONGEST_CYCLE = 8
 
-/** What an operator can set; every field has a default. What each field means is said once, by its description in {@link fields}. */
+/**
+ * What an operator can set; every field has a default. What each field means is said once, by its
+ * description in {@link fields}.
+ */
 export interface Config {
   thresholds: number[]
   argumentsPreviewChars: number
@@ -109,12 +112,14 @@ export const fields = Schema.object({
   blockAt: field(
     integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'),
     0,
-    'Opt-in: from this run length on, withhold every further call, denied before it runs where its result cannot decide the run; 0 never withholds.',
+    'Opt-in: from this run length on, withhold every further call, denied ' +
+      'before it runs where its result cannot decide the run; 0 never withholds.',
   ),
   maskNoise: field(
     bool('maskNoise'),
     false,
-    'Opt-in: outcomes are compared with durations, clock times, dates, process ids, temporary paths and long hex ids masked.',
+    'Opt-in: outcomes are compared with durations, clock times, dates, ' +
+      'process ids, temporary paths and long hex ids masked.',
   ),
   sameFailure: field(
     bool('sameFailure'),
@@ -124,7 +129,9 @@ export const fields = Schema.object({
   rereads: field(
     bool('rereads'),
     false,
-    'Opt-in: remind a call that returns what the same call (or a `bash` read asking the same in other words) returned up to 6 calls back, with only reads between.',
+    'Opt-in: remind a call that returns what the same call (or a `bash` ' +
+      'read asking the same in other words) returned up to 6 calls back, ' +
+      'with only reads between.',
   ),
   readOnlyTools: field(
     patternList('readOnlyTools'),
@@ -134,7 +141,8 @@ export const fields = Schema.object({
   navigationTools: field(
     patternList('navigationTools'),
     ['open', 'goto', 'scroll_up', 'scroll_down'],
-    'For `rereads`: the tools that only move a view, whose results depend on where it is; they change nothing, and are never reminded as rereads.',
+    'For `rereads`: the tools that only move a view, whose results depend ' +
+      'on where it is; they change nothing, and are never reminded as rereads.',
   ),
 })
 
@@ -160,14 +168,12 @@ export const Config: Schema<Partial<Config>, Config> = Schema.transform(Schema.a
   .description('repeat-tool-reminder options; every field is optional.') as Schema<Partial<Config>, Config>
 
 function validate(raw: unknown): Config {
-  // mutant (equivalent) ConditionalExpression "false": schemastery puts the default {} in place of a null config before validate runs (Config(null) is the defaults), so raw is never null here.
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) reject('config must be an object of options', raw)
   for (const key of Object.keys(raw)) {
     if (!Object.hasOwn(fields.dict!, key)) {
       const near = closest(key)
-      throw new Error(
-        `${name}: unknown option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}`,
-      )
+      const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`
+      throw new Error(`${name}: unknown option ${JSON.stringify(key)}${hint}`)
     }
   }
   const config = fields({ ...raw }) as Config
@@ -177,7 +183,10 @@ function validate(raw: unknown): Config {
   return config
 }
 
-/** The known key a misspelled one most likely meant: same letters in another case, or at most a third of its letters off. */
+/**
+ * The known key a misspelled one most likely meant: same letters in another case, or at most a
+ * third of its letters off.
+ */
 function closest(key: string): keyof Config | undefined {
   let best: keyof Config | undefined
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
@@ -209,7 +218,7 @@ function field<T>(rule: (value: unknown) => T, fallback: T, description: string)
 }
 
 /** The most characters of a value an error message quotes. */
-export const SHOWN = 80
+const SHOWN = 80
 
 /** Text already written, on the work stack of {@link show}. */
 class Written {
@@ -231,21 +240,16 @@ function show(value: unknown): string {
   while (work.length > 0 && out.length <= SHOWN) {
     const item = work.pop()
     if (item instanceof Written) out += item.text
-    // mutant (speed) MethodExpression "item": the whole text quoted is cut to the same characters; cutting it first only saves the work.
-    // mutant (equivalent) ArithmeticOperator "SHOWN - 1": a text cut to 79 characters still quotes past the 80 shown, which end at the same character.
     else if (typeof item === 'string') out += JSON.stringify(item.slice(0, SHOWN + 1))
     else if (typeof item !== 'object' || item === null) out += String(item)
     else {
       const array = Array.isArray(item)
-      // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a list's keys are never read.
       const keys = array ? [] : Object.keys(item)
       const entries = array ? item.length : keys.length
       out += array ? '[' : '{'
       work.push(new Written(array ? ']' : '}'))
       // Pushed last first, and no more of them than the text can show.
       for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
-        // mutant (speed) MethodExpression "keys[i]!": as for a text above, a whole key quoted is cut to the same characters.
-        // mutant (equivalent) ArithmeticOperator "SHOWN - 1": as for a text above.
         work.push(
           array ? item[i] : (item as Record<string, unknown>)[keys[i]!],
           new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`),
@@ -264,7 +268,6 @@ function thresholdList(key: 'thresholds') {
     }
     const sorted = [...(value as number[])].sort((a, b) => a - b)
     sorted.forEach((threshold, i) => {
-      // mutant (equivalent) ArithmeticOperator "i + 1": the list is sorted, so a repeated value has its twin next to it; comparing with the next entry instead of the previous finds the same value and names it in the same message.
       if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
     })
     return sorted

@@ -6,7 +6,10 @@
  */
 import type { Call } from './compare.ts'
 
-/** A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its length: its complete repetitions so far. */
+/**
+ * A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its
+ * length: its complete repetitions so far.
+ */
 export interface Cycle {
   calls: Call[]
   /** The cycle's complete repetitions. */
@@ -45,20 +48,12 @@ export function nextCycle(
   }
   recent.push(call)
   if (recent.length > maxCyclePeriod) recent.shift()
-  // mutant (speed) ConditionalExpression "true": the confirmed period is a shortcut; forgetting it more often only re-checks that the cycle's calls are distinct, with the same answer.
-  // mutant (speed) LogicalOperator "state.period > 0 || streaks[state.period]! < state.period": as above, more resets only re-check distinctness.
-  // mutant (speed) ConditionalExpression "true": as above; with no period, streaks[0] is undefined and undefined < 0 is false.
-  // mutant (speed) EqualityOperator "state.period >= 0": as above, period 0 reads streaks[0], undefined, and never resets.
-  // mutant (speed) ConditionalExpression "true": as above, forgetting the period on every call only re-checks distinctness.
-  // mutant (speed) EqualityOperator "streaks[state.period]! <= state.period": as above, one more reset.
-  // mutant (speed) EqualityOperator "streaks[state.period]! >= state.period": the period is then forgotten whenever its streak could use it, so it is never trusted and distinctness is always re-checked.
   if (state.period > 0 && streaks[state.period]! < state.period) state.period = 0
   for (let p = 2; p <= maxCyclePeriod; p++) {
     const streak = streaks[p]!
     if (streak < p) continue
     const window = recent.slice(-p)
     // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
-    // mutant (speed) ConditionalExpression "false": never trusting the confirmed period re-checks distinctness every call, with the same answer.
     if (p === state.period || window.every((a, i) => window.every((b, j) => j <= i || !same(a, b)))) {
       state.period = p
       // The window ends at this call; turn it so the cycle's opening call comes first.

@@ -6,7 +6,10 @@
  */
 import { defaultOf, meaning, name, type Config } from './config.ts'
 
-/** One flag: the config key it sets (the flag is named after it) and how `parseArgs` reads it; its help is the option's description. */
+/**
+ * One flag: the config key it sets (the flag is named after it) and how `parseArgs` reads it; its
+ * help is the option's description.
+ */
 interface Flag {
   key: keyof Config
   type: 'string' | 'boolean'

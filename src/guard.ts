@@ -7,15 +7,14 @@
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
-import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call, type Comparison } from './compare.ts'
 import { nextCycle, type Cycle, type CycleState } from './cycles.ts'
 import type { Config } from './config.ts'
 import { rereadReminder, reminder, withheldResult, type Loop } from './reminders.ts'
-import { failureText, jobOf, sameOutcome } from './results.ts'
+import { failureText, jobOf, type Result, sameOutcome } from './results.ts'
 import { findReread, REREAD_WINDOW } from './rereads.ts'
-
-export type { Call, Cycle }
+import { kept } from './values.ts'
 
 /**
  * How many reads of a job still running are fair before a busy poll counts as
@@ -23,7 +22,7 @@ export type { Call, Cycle }
  * thresholds and `blockAt` one read late, so with the defaults it is reminded
  * at its 4th, 6th and 9th read.
  */
-export const FAIR_POLLS = 2
+const FAIR_POLLS = 2
 
 /**
  * How many calls to one tool that fail the same way with other arguments are
@@ -31,34 +30,42 @@ export const FAIR_POLLS = 2
  * is measured one call late, so with thresholds 2, 4, 7 it is reminded at its
  * 3rd, 5th and 8th call.
  */
-export const FAIR_FAILURES = 2
+const FAIR_FAILURES = 2
 
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
-// mutant (equivalent) ObjectLiteral "{}": deny compares only calls whose tool compares no outcomes, and compared.call reads a result only for a tool that does: this one is never read.
-// mutant (equivalent) BooleanLiteral "true": as above, never read.
-// mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": as above, never read.
-const NO_RESULT = { isError: false, content: [] }
+const NO_RESULT: Result = { isError: false, content: [] }
 
-/** How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour of several distinct calls, few enough that each call compares against a handful. */
+/**
+ * How many interrupted runs each agent remembers with `relapse`: enough to come back after a detour
+ * of several distinct calls, few enough that each call compares against a handful.
+ */
 export const RELAPSE_MEMORY = 8
 
 /** One tracked call's effect: the runs it extends and what the live listener attaches to it. */
 export interface Observation {
   /** How many identical calls in a row this call makes, itself included. */
-  length: number
-  /** The identical run's length as reminders count it: `length`, plus with `relapse` the calls of the stretches it resumed. */
-  counted: number
+  inARow: number
   /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
   cycle: Cycle | undefined
   /** The reminder due at this call, if any. */
   reminder: UserMessage | undefined
   /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
   withheld: ContentBlock[] | undefined
-  /** Whether a withheld call is one `deny` turns away before it runs (its tool compares no outcomes), calls taken one at a time. */
+  /**
+   * Whether a withheld call is one `deny` turns away before it runs (its tool compares no
+   * outcomes), calls taken one at a time.
+   */
   deniable: boolean
-  /** Whether the reminder is about a result the model already had: a reread (`rereads`), the same failure again (`sameFailure`), or a result that repeated once its noise was masked (`maskNoise`). */
+  /**
+   * Whether the reminder is about a result the model already had: a reread (`rereads`), the same
+   * failure again (`sameFailure`), or a result that repeated once its noise was masked
+   * (`maskNoise`).
+   */
   resultRepeated: boolean
 }
+
+/** What the guard reads of a call in the tool pipeline, live or replayed. */
+type Execution = Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>
 
 /** The guard: what the plugin's listeners call, and what `replay` drives. */
 export interface Guard {
@@ -68,11 +75,7 @@ export interface Guard {
    * tool ran: false for a call a `tools/pre-execute` listener denied, this
    * plugin or another; a withheld result's feedback says which it was.
    */
-  observe(
-    exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>,
-    result: Pick<ToolExecutionResult, 'isError' | 'content'>,
-    ran?: boolean,
-  ): Observation | undefined
+  observe(exec: Execution, result: Result, ran?: boolean): Observation | undefined
   /**
    * One `tools/pre-execute` pass, with `blockAt`: the reason to deny a call
    * that `observe` will certainly withhold, so that it never runs; undefined
@@ -83,21 +86,29 @@ export interface Guard {
    * `allowed` is what every other listener decided: a call they turn away is
    * never denied here, but it is still a call of its step, in model order.
    */
-  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, allowed?: boolean): string | undefined
+  deny(exec: Execution, allowed?: boolean): string | undefined
   /** One `agent/pre-step` pass: a message from the user entering the step clears the agent's runs. */
   step(agent: Agent, messages: readonly UserMessage[]): void
 }
 
-/** One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs it interrupted, and (with `cycles`) its recent calls. */
+/**
+ * One agent's state: its last tracked call, the identical run it is in, (with `relapse`) the runs
+ * it interrupted, and (with `cycles`) its recent calls.
+ */
 interface AgentState extends CycleState {
-  last: Call
-  length: number
-  /** The run's length as reminders count it, resumed stretches included. */
-  counted: number
+  /** The latest tracked call. */
+  latest: Call
+  /** How many identical calls in a row end with it. */
+  inARow: number
+  /** The identical run's length as reminders count it: `inARow`, plus the resumed stretches (`relapse`). */
+  runLength: number
   /** Whether the run resumed after other calls (`relapse`). */
   resumed: boolean
-  /** With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a call is in it at most once. */
-  interrupted: { call: Call; counted: number }[]
+  /**
+   * With `relapse`: the latest interrupted runs, oldest first, at most {@link RELAPSE_MEMORY}; a
+   * call is in it at most once.
+   */
+  interrupted: { call: Call; runLength: number }[]
   /** With `sameFailure`: whether the run went on through a call with other arguments that failed the same way. */
   failing: boolean
   /** With `rereads`: the calls before the latest, oldest first, at most {@link REREAD_WINDOW}. */
@@ -111,7 +122,7 @@ export function createGuard(config: Config): Guard {
 
 /** What a call is judged to be once the state has moved to it. */
 interface Judgement {
-  /** The run as the thresholds and `blockAt` measure it (a busy poll's one read late). */
+  /** The loop's length as the thresholds and `blockAt` measure it (a busy poll's one read late). */
   measured: number
   remind: boolean
   block: boolean
@@ -121,7 +132,7 @@ interface Judgement {
 
 class RepeatGuard implements Guard {
   private readonly config: Config
-  private readonly last: number
+  private readonly lastThreshold: number
   /** The thresholds, looked up in constant time however many a config lists. */
   private readonly thresholds: ReadonlySet<number>
   private readonly compared: Comparison
@@ -133,43 +144,37 @@ class RepeatGuard implements Guard {
    * pass, where `call` is that pass's own. Dropped when another call is
    * counted, and at every step.
    */
-  private pending: { exec: object; call: Call; answers: Map<Call, boolean> } | undefined
+  private dryRun: { exec: Execution; call: Call; answers: Map<Call, boolean> } | undefined
   /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
-   * before the first is counted; while an earlier one is open, the run a
+   * before the first is counted; while an earlier one is uncounted, the run a
    * call continues is not known yet, so it is not denied: it runs, and is
-   * judged when it is counted. Emptied at every step, when no call is open.
+   * judged when it is counted. Emptied at every step, when every call is counted.
    */
-  private readonly open = new WeakMap<Agent, Set<object>>()
+  private readonly uncounted = new WeakMap<Agent, Set<Execution>>()
 
   constructor(config: Config) {
     this.config = config
-    this.last = config.thresholds.at(-1)!
+    this.lastThreshold = config.thresholds.at(-1)!
     this.thresholds = new Set(config.thresholds)
     this.compared = comparison(config)
   }
 
-  observe(
-    exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>,
-    result: Pick<ToolExecutionResult, 'isError' | 'content'>,
-    ran = true,
-  ): Observation | undefined {
+  observe(exec: Execution, result: Result, ran = true): Observation | undefined {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
     // What deny compared is kept for this same call only.
-    // mutant (speed) ConditionalExpression "false": dropping the memo here compares the call afresh, with the same answers.
-    if (this.pending?.exec === exec) this.pending.call = call
-    else this.pending = undefined
+    if (this.dryRun?.exec === exec) this.dryRun.call = call
+    else this.dryRun = undefined
     let state = this.states.get(agent)
     let cycle: Cycle | undefined
     if (state === undefined) {
-      // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": streaks are read only at indexes 2 and up, each set before it is read; an entry at index 0 is never read.
       state = {
-        last: call,
-        length: 1,
-        counted: 1,
+        latest: call,
+        inARow: 1,
+        runLength: 1,
         resumed: false,
         interrupted: [],
         recent: [call],
@@ -185,24 +190,20 @@ class RepeatGuard implements Guard {
     const { measured, remind, block, text } = this.judge(call, state, cycle)
     // One reminder per answer: the same call again after a reread of it is left to the run and cycle rules.
     const found =
-      this.config.rereads && !remind && state.length === 1
+      this.config.rereads && !remind && state.inARow === 1
         ? findReread(state.history, call, this.compared, (a, b) => this.sameCall(a, b))
         : undefined
     const reread = found?.earlier.reread === true && found.otherWords === undefined ? undefined : found
     if (found !== undefined) call.reread = true
-    // mutant (speed) ConditionalExpression "true": without rereads the calls kept are never read; keeping them costs only the memory of 6 calls.
     if (this.config.rereads) {
       state.history.push(call)
       if (state.history.length > REREAD_WINDOW) state.history.shift()
     }
     // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
-    this.pending = undefined
-    // mutant (speed) ConditionalExpression "true": with blockAt 0 deny never runs, so no call is open: deleting finds nothing.
-    // mutant (speed) EqualityOperator "this.config.blockAt >= 0": as above.
-    if (this.config.blockAt > 0) this.open.get(agent)?.delete(exec)
+    this.dryRun = undefined
+    if (this.config.blockAt > 0) this.uncounted.get(agent)?.delete(exec)
     return {
-      length: state.length,
-      counted: state.counted,
+      inARow: state.inARow,
       cycle,
       reminder: remind
         ? reminder(text!, measured === this.config.thresholds[0], this.config.argumentsPreviewChars)
@@ -217,20 +218,17 @@ class RepeatGuard implements Guard {
     }
   }
 
-  deny(exec: Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>, allowed = true): string | undefined {
+  deny(exec: Execution, allowed = true): string | undefined {
     const { agent, name: tool, arguments: args } = exec
-    // mutant (speed) ConditionalExpression "false": with blockAt 0 nothing is ever withheld, so the dry run finds nothing to deny and returns undefined anyway (and the plugin registers deny only with blockAt).
     if (this.config.blockAt === 0 || agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool))
       return undefined
-    let calls = this.open.get(agent)
-    if (calls === undefined) this.open.set(agent, (calls = new Set()))
+    const calls = kept(this.uncounted, agent, () => new Set<Execution>())
     const earlier = calls.size > 0
     calls.add(exec)
     const state = this.states.get(agent)
     if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
-    // mutant (speed) ObjectLiteral "{}": a memo for no call is never read: every comparison is made afresh, with the same answers.
-    this.pending = { exec, call, answers: new Map() }
+    this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = {
       ...state,
@@ -245,92 +243,99 @@ class RepeatGuard implements Guard {
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {
-    // Every call of the last step has been counted (or will never be): none is open any more, and nothing compared for one is kept.
-    this.open.delete(agent)
-    this.pending = undefined
+    // Every call of the last step has been counted (or will never be): none is uncounted any more, and
+    // nothing compared for one is kept.
+    this.uncounted.delete(agent)
+    this.dryRun = undefined
     if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
   }
 
   /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
   private sameCall(a: Call, b: Call): boolean {
-    const { pending } = this
-    // mutant (speed) ConditionalExpression "true": never reading the memo compares afresh, with the same answers.
-    if (pending === undefined || pending.call !== b) return this.compared.sameCall(a, b)
-    let answer = pending.answers.get(a)
-    // mutant (speed) ConditionalExpression "true": comparing afresh though the memo has the answer gives the same answer.
-    if (answer === undefined) pending.answers.set(a, (answer = this.compared.sameCall(a, b)))
-    return answer
+    const { dryRun } = this
+    if (dryRun === undefined || dryRun.call !== b) return this.compared.sameCall(a, b)
+    return kept(dryRun.answers, a, () => this.compared.sameCall(a, b))
   }
 
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
   private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
-  /** With `sameFailure`: whether `b` fails as `a` did, a call to the same tool with the same error text, whatever the arguments (the same outcome fails or not alike). */
+  /**
+   * With `sameFailure`: whether `b` fails as `a` did, a call to the same tool with the same error
+   * text, whatever the arguments (the same outcome fails or not alike).
+   */
   private sameFailure(a: Call, b: Call): boolean {
     return this.config.sameFailure && a.tool === b.tool && b.failed === true && sameOutcome(a.seen, b.seen)
   }
 
   /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
   private advance(state: AgentState, call: Call): Cycle | undefined {
-    const same = this.same(state.last, call)
-    const identical = same || this.sameFailure(state.last, call)
+    const same = this.same(state.latest, call)
+    const identical = same || this.sameFailure(state.latest, call)
     if (identical) {
-      state.length++
-      state.counted++
+      state.inARow++
+      state.runLength++
       if (!same) state.failing = true
     } else {
       const back = this.config.relapse ? this.resume(state, call) : undefined
-      state.length = 1
-      state.counted = (back ?? 0) + 1
+      state.inARow = 1
+      state.runLength = (back ?? 0) + 1
       state.resumed = back !== undefined
       state.failing = false
     }
     // Keep the newest call even on a repeat: its large key lists are the cached ones.
-    state.last = call
+    state.latest = call
     return this.config.cycles ? nextCycle(state, call, identical, this.config.maxCyclePeriod, this.same) : undefined
   }
 
-  /** With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes; resolve to its counted length. */
+  /**
+   * With `relapse`: remember the run `call` interrupts, and take back the one `call` resumes;
+   * resolve to its run length.
+   */
   private resume(state: AgentState, call: Call): number | undefined {
     const { interrupted } = state
     const at = interrupted.findIndex((run) => this.same(run.call, call))
-    const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.counted
-    interrupted.push({ call: state.last, counted: state.counted })
+    const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.runLength
+    interrupted.push({ call: state.latest, runLength: state.runLength })
     if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
     return back
   }
 
-  /** Whether a reminder is due at this measured length: a threshold, or with `remindEvery` every so many past the last. */
-  private due(length: number): boolean {
+  /**
+   * Whether a reminder is due at this measured loop length: a threshold, or with `remindEvery` every so
+   * many past the last.
+   */
+  private due(measured: number): boolean {
     const { remindEvery } = this.config
-    // mutant (equivalent) ConditionalExpression "true": with remindEvery 0, (length - last) % 0 is NaN, never 0, so nothing is due through the modulo either way.
-    // mutant (equivalent) EqualityOperator "remindEvery >= 0": as above, remindEvery 0 makes the modulo NaN.
-    // mutant (equivalent) EqualityOperator "length >= this.last": at length == last the last threshold is already due through the thresholds.
     return (
-      this.thresholds.has(length) || (remindEvery > 0 && length > this.last && (length - this.last) % remindEvery === 0)
+      this.thresholds.has(measured) ||
+      (remindEvery > 0 && measured > this.lastThreshold && (measured - this.lastThreshold) % remindEvery === 0)
     )
   }
 
-  /** What is due at `call`, the state advanced to it: the measured run, and whether a reminder or the withheld feedback is. */
-  private judge(call: Call, { counted, resumed, failing }: AgentState, cycle: Cycle | undefined): Judgement {
+  /**
+   * What is due at `call`, the state advanced to it: the measured run, and whether a reminder or
+   * the withheld feedback is.
+   */
+  private judge(call: Call, { runLength, resumed, failing }: AgentState, cycle: Cycle | undefined): Judgement {
     const { blockAt, argumentsPreviewChars: cap } = this.config
-    // The run a reminder or block is about: the cycle when there is one, else the identical run.
-    const current = cycle?.length ?? counted
+    // The loop a reminder or block is about: the cycle when there is one, else the identical run.
+    const loopLength = cycle?.length ?? runLength
     // A run of reads of a job still running is a busy poll, measured from its second read (FAIR_POLLS).
     const poll = cycle === undefined && call.outcome?.running !== undefined
-    // A run of the same failure with other arguments, measured from its second call (FAIR_FAILURES); a call that goes on failing continues no cycle.
+    // A run of the same failure with other arguments, measured from its second call
+    // (FAIR_FAILURES); a call that goes on failing continues no cycle.
     const failure = failing
-    const measured = poll ? current - FAIR_POLLS + 1 : failure ? current - FAIR_FAILURES + 1 : current
+    const measured = poll ? loopLength - FAIR_POLLS + 1 : failure ? loopLength - FAIR_FAILURES + 1 : loopLength
     const remind = (cycle?.complete ?? true) && this.due(measured)
     const block = blockAt > 0 && measured >= blockAt
     // Texts are built only when due: most calls need none.
     const calls = cycle?.calls ?? [call]
-    // mutant (speed) ConditionalExpression "true": building the text when nothing is due only costs time; it is read only when due.
     const text =
       remind || block
         ? {
             calls,
-            length: current,
+            length: loopLength,
             sameResults: calls.every((c) => c.outcome !== undefined),
             resumed,
             job: poll ? jobOf(call.args, cap) : undefined,

@@ -22,26 +22,24 @@ import { loadShellOrWarn } from './shell.ts'
 
 export { Config, name }
 
-/** Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step` listener that resets, and with `blockAt` one `tools/pre-execute` listener that denies a call the guard would withhold anyway. */
+/**
+ * Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step`
+ * listener that resets, and with `blockAt` one `tools/pre-execute` listener that denies a call the
+ * guard would withhold anyway.
+ */
 export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
   // Mounted outside any agent scope, the guard sees every agent's calls anyway;
   // `global` then only skips the per-listener scope check on the hot path.
-  // mutant (equivalent) ObjectLiteral "{}": as below, without global the mount checks each listener's scope, which every agent passes.
-  // mutant (equivalent) ConditionalExpression "false": global only skips the per-listener scope check of a mount outside any agent scope, which sees every agent anyway (tests/which-calls-count.test.ts covers both mounts).
   const options = { global: scopeOf(ctx) === undefined }
 
   // With blockAt: the calls whose tool was dispatched, so that a withheld result says truly whether its call ran.
   // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
-  // mutant (speed) ConditionalExpression "true": with blockAt 0 deny returns at once and nothing is withheld, so the two more listeners would only cost a dispatch per call.
-  // mutant (speed) EqualityOperator "config.blockAt >= 0": as above.
   const dispatched = config.blockAt > 0 ? new WeakSet<object>() : undefined
 
   ctx.on(
     'tools/post-execute',
     (exec, result, next) => {
-      // mutant (equivalent) LogicalOperator "dispatched?.has(exec) && true": without blockAt nothing is withheld, and whether a call ran is read only for a withheld result's text.
-      // mutant (equivalent) BooleanLiteral "false": as above.
       const seen = contained(() => guard.observe(exec, result, dispatched?.has(exec) ?? true))
       if (seen?.reminder === undefined && seen?.withheld === undefined) return next()
       return next().then((decision) => decide(decision, seen.reminder, seen.withheld))
@@ -96,7 +94,6 @@ export function apply(ctx: Context, config: Config): void {
 function contained<T>(judge: () => T): T | undefined {
   try {
     return judge()
-    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

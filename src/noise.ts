@@ -8,7 +8,10 @@
  * the text: no nested repetition.
  */
 
-/** Each kind of noise, in the order it is masked, and its mark. Dates and times go before durations, so that `12:30:05` is a clock time and not a number. */
+/**
+ * Each kind of noise, in the order it is masked, and its mark. Dates and times go before durations,
+ * so that `12:30:05` is a clock time and not a number.
+ */
 const NOISE: readonly [RegExp, string][] = [
   // 2026-12-03, 2026-12-03T16:17:51.123Z, 2026-12-03 16:17:51+01:00
   [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<date>'],

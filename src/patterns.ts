@@ -38,7 +38,10 @@ export function matches(pattern: Pattern, tool: string): boolean {
   return at >= 0
 }
 
-/** How many lists of patterns are kept compiled: the configs one replay compares share a handful of lists, and a list can be long. */
+/**
+ * How many lists of patterns are kept compiled: the configs one replay compares share a handful of
+ * lists, and a list can be long.
+ */
 export const KEPT_LISTS = 16
 
 /** Compiled lists of patterns, by their JSON form, the one compiled first first. */
@@ -48,13 +51,9 @@ const lists = new Map<string, Pattern[]>()
 function compiledList(patterns: readonly string[]): Pattern[] {
   const key = JSON.stringify(patterns)
   let compiled = lists.get(key)
-  // mutant (speed) ConditionalExpression "true": compiling a list afresh each time gives the same patterns, and the cache stays bounded either way.
   if (compiled === undefined) {
     compiled = patterns.map(compile)
-    // mutant (speed) ConditionalExpression "true": dropping a list on every miss keeps fewer compiled, never more (tests/bounds.test.ts holds the most).
-    // mutant (speed) EqualityOperator "lists.size !== KEPT_LISTS": as above.
     if (lists.size === KEPT_LISTS) lists.delete(lists.keys().next().value!)
-    // mutant (speed) CallExpression ";": keeping nothing compiles each list afresh, with the same patterns.
     lists.set(key, compiled)
   }
   return compiled
@@ -75,7 +74,6 @@ export function toolFilter(include: readonly string[], exclude: readonly string[
 
 function failureTable(word: string): number[] {
   const table = [0]
-  // mutant (equivalent) EqualityOperator "i <= word.length": one step past the word appends one entry, which find never reads (it reads table[k - 1] with k below the word's length).
   for (let i = 1, k = 0; i < word.length; i++) {
     while (k > 0 && word[i] !== word[k]) k = table[k - 1]!
     if (word[i] === word[k]) k++
@@ -101,13 +99,15 @@ function find(text: string, from: number, to: number, word: string, table: numbe
  */
 export const KEPT_TOOLS = 64
 
-/** Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry (`<tool pattern>.<argument>`) whose pattern matches the tool. */
+/**
+ * Per tool, the top-level arguments its calls are compared without: every `ignoreArguments` entry
+ * (`<tool pattern>.<argument>`) whose pattern matches the tool.
+ */
 export function argumentFilter(entries: readonly string[]): (tool: string) => readonly string[] {
   const split = entries.map(ignoredArgument)
   const patterns = compiledList(split.map((entry) => entry.tool))
   const compiled = split.map((entry, i) => ({ pattern: patterns[i]!, argument: entry.argument }))
   const none: readonly string[] = []
-  // mutant (speed) ConditionalExpression "false": without entries the filter finds none for any tool and returns the same empty list, more slowly.
   if (compiled.length === 0) return () => none
   const kept = new Map<string, readonly string[]>()
   return (tool) => {

@@ -6,32 +6,37 @@
  * when one is due is the guard's business.
  */
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
-import { argumentsPreview, ignoredKeys } from './arguments.ts'
+import { argumentsPreview, ignoredKeys, type ToolCall } from './arguments.ts'
 import { name } from './config.ts'
 
-/** A call as a reminder quotes it: the tool, its arguments, and the top-level arguments that were not compared (`ignoreArguments`). */
-export interface QuotedCall {
-  tool: string
-  args: unknown
-  ignored: readonly string[]
-}
-
-/** What a reminder or a withheld result is about, a loop: one call's identical run, or a cycle's calls in the order it opened, and how far it has gone. */
+/**
+ * What a reminder or a withheld result is about, a loop: one call's identical run, or a cycle's
+ * calls in the order it opened, and how far it has gone.
+ */
 export interface Loop {
-  calls: readonly QuotedCall[]
+  calls: readonly ToolCall[]
   /** Identical calls in a row, or a cycle's complete repetitions. */
   length: number
   /** Whether the results repeated too (`resultAware`): the text then says so. */
   sameResults: boolean
-  /** Whether the identical run went on after other calls (`relapse`): a single call's text then does not say "in a row"; a cycle's text does not depend on it. */
+  /**
+   * Whether the identical run went on after other calls (`relapse`): a single call's text then does
+   * not say "in a row"; a cycle's text does not depend on it.
+   */
   resumed: boolean
-  /** For a busy poll (non-blocking reads of a background job that is still running): the job's id as the calls name it. */
+  /**
+   * For a busy poll (non-blocking reads of a background job that is still running): the job's id as
+   * the calls name it.
+   */
   job?: string | undefined
   /** For a run of calls that failed the same way whatever their arguments (`sameFailure`): the error, quoted short. */
   failure?: string | undefined
 }
 
-/** How a text words a run that the defaults do not make: arguments left out of the comparison, a run resumed after other calls. */
+/**
+ * How a text words a run that the defaults do not make: arguments left out of the comparison, a run
+ * resumed after other calls.
+ */
 export interface Wording {
   /** The arguments of the call that were not compared, named in the text. */
   omitted?: readonly string[]
@@ -40,7 +45,8 @@ export interface Wording {
 }
 
 function identical({ omitted = [] }: Wording): string {
-  return `identical arguments${omitted.length === 0 ? '' : ` (not counting ${omitted.map((key) => `\`${key}\``).join(', ')})`}`
+  if (omitted.length === 0) return 'identical arguments'
+  return `identical arguments (not counting ${omitted.map((key) => `\`${key}\``).join(', ')})`
 }
 
 function inARow({ resumed = false }: Wording): string {
@@ -50,7 +56,9 @@ function inARow({ resumed = false }: Wording): string {
 /** The short reminder at the first threshold. */
 export function shortReminder(sameResults = false, wording: Wording = {}): string {
   return (
-    `Reminder: you are repeating the exact same tool call with ${identical(wording)}${wording.resumed ? ', coming back to it after other calls' : ''}${sameResults ? ', and it keeps returning the same result' : ''}. ` +
+    `Reminder: you are repeating the exact same tool call with ${identical(wording)}` +
+    `${wording.resumed ? ', coming back to it after other calls' : ''}` +
+    `${sameResults ? ', and it keeps returning the same result' : ''}. ` +
     'Study its last result. If the task is not done, change your approach or your arguments ' +
     'instead of making the same call again.'
   )
@@ -65,7 +73,8 @@ export function detailedReminder(
   wording: Wording = {},
 ): string {
   return (
-    `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n` +
+    `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} ` +
+    `with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n` +
     `${argumentsPreview}\n` +
     'These repeats are making no progress. Do not call this tool with these exact arguments again. ' +
     'Inspect the latest result and choose a different action or different arguments, ' +
@@ -81,7 +90,9 @@ export function cycleReminder(
   wording: Wording = {},
 ): string {
   return (
-    `Reminder: you are repeating the same sequence of ${calls.length} tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; it has now run ${length} times in a row:\n` +
+    `Reminder: you are repeating the same sequence of ${calls.length} ` +
+    `tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; ` +
+    `it has now run ${length} times in a row:\n` +
     calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('') +
     'This sequence is making no progress. Do not run it again with the same arguments. ' +
     'Inspect the latest results and choose a different action or different arguments, ' +
@@ -99,12 +110,17 @@ export function failureReminder(tool: string, length: number, error: string): st
   )
 }
 
-/** The reminder for a call that returned what an earlier call returned, with nothing between them changing anything (`rereads`); `earlier` is that call, quoted, when it asked in other words (the same call is at least 2 calls back). */
+/**
+ * The reminder for a call that returned what an earlier call returned, with nothing between them
+ * changing anything (`rereads`); `earlier` is that call, quoted, when it asked in other words (the
+ * same call is at least 2 calls back).
+ */
 export function rereadText(back: number, earlier?: string): string {
   const asked =
     earlier === undefined
       ? `this call returned exactly what the same call returned ${back} calls ago`
-      : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ago asked (${earlier}), and returned exactly the same`
+      : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ` +
+        `ago asked (${earlier}), and returned exactly the same`
   return (
     `Reminder: ${asked}, and no call between them changed anything. ` +
     'You already had this result: work from it instead of asking again, or ask something new.'
@@ -114,13 +130,18 @@ export function rereadText(back: number, earlier?: string): string {
 /** The short reminder for a busy poll, at the first threshold. */
 export function shortPollReminder(job: string, wording: Wording = {}): string {
   return (
-    `Reminder: background job \`${job}\` is still running, and you keep reading it without waiting${wording.resumed ? ', coming back to it after other calls' : ''}: each read only shows that it has not finished. ` +
+    `Reminder: background job \`${job}\` is still running, and you keep ` +
+    `reading it without waiting${wording.resumed ? ', coming back to it after other calls' : ''}: ` +
+    `each read only shows that it has not finished. ` +
     'dsh tells you in this session when it finishes. Until then, work on steps that do not need it, ' +
     'or, if you are blocked on it, read it once with `wait: true`.'
   )
 }
 
-/** The detailed reminder for a busy poll, at every later threshold, quoting the read's arguments on a line of their own as every detailed text does. */
+/**
+ * The detailed reminder for a busy poll, at every later threshold, quoting the read's arguments on
+ * a line of their own as every detailed text does.
+ */
 export function detailedPollReminder(
   job: string,
   length: number,
@@ -128,18 +149,23 @@ export function detailedPollReminder(
   wording: Wording = {},
 ): string {
   return (
-    `Reminder: you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running, and no read has shown it finished:\n` +
+    `Reminder: you have read background job \`${job}\` ${length} times${inARow(wording)} ` +
+    `while it is still running, and no read has shown it finished:\n` +
     `${argumentsPreview}\n` +
     "Stop polling it: dsh announces the job's completion in this session, and wakes you for it if you are idle. " +
-    'Work on steps that do not depend on it; if you cannot go on without its result, call `job_output` with `wait: true` ' +
+    'Work on steps that do not depend on it; if you cannot go on without ' +
+    'its result, call `job_output` with `wait: true` ' +
     '(and `timeout_ms` for a bound) instead of reading it again. Use `job_kill` if it no longer matters.'
   )
 }
 
 /** How every withheld result's feedback begins: what replay recognises one in a log by. */
-export const WITHHELD_PREFIX = `Result withheld by ${name}: `
+const WITHHELD_PREFIX = `Result withheld by ${name}: `
 
-/** What the model gets instead of a result that `blockAt` withholds: of a call that ran, or (`ran` false) of one denied before it could. */
+/**
+ * What the model gets instead of a result that `blockAt` withholds: of a call that ran, or (`ran`
+ * false) of one denied before it could.
+ */
 export function withheldFeedback(
   tools: string[],
   length: number,
@@ -150,8 +176,10 @@ export function withheldFeedback(
   const same = sameResults ? ' and identical results' : ''
   const what =
     tools.length === 1
-      ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} with ${identical(wording)}${same}`
-      : `you have repeated the same sequence of calls (${tools.join(' → ')}) ${length} times in a row with ${identical(wording)}${same}`
+      ? `you have made this exact call to \`${tools[0]}\` ${length} times${inARow(wording)} ` +
+        `with ${identical(wording)}${same}`
+      : `you have repeated the same sequence of calls (${tools.join(' → ')}) ` +
+        `${length} times in a row with ${identical(wording)}${same}`
   return (
     `${WITHHELD_PREFIX}${what}, and the repeats are making no progress. ` +
     (ran ? RAN : NOT_RUN) +
@@ -166,7 +194,10 @@ const RAN = 'The call did run, but its result is not shown again.'
 /** What the withheld feedback of a call denied before it ran says of it. */
 const NOT_RUN = 'This time the call was not run, so whatever it does has not happened again.'
 
-/** Whether a withheld feedback text is that of a call denied before it ran; undefined when the text is no withheld feedback. */
+/**
+ * Whether a withheld feedback text is that of a call denied before it ran; undefined when the text
+ * is no withheld feedback.
+ */
 export function deniedBeforeRunning(text: string): boolean | undefined {
   if (!text.startsWith(WITHHELD_PREFIX)) return undefined
   return text.includes(NOT_RUN)
@@ -175,8 +206,10 @@ export function deniedBeforeRunning(text: string): boolean | undefined {
 /** What the feedback for a withheld read of a job still running says instead. */
 export function withheldPollFeedback(job: string, length: number, wording: Wording = {}): string {
   return (
-    `${WITHHELD_PREFIX}you have read background job \`${job}\` ${length} times${inARow(wording)} while it is still running. ` +
-    'The read did run, but its output is not shown: the job has not finished. dsh announces its completion in this session; ' +
+    `${WITHHELD_PREFIX}you have read background job \`${job}\` ${length} ` +
+    `times${inARow(wording)} while it is still running. ` +
+    'The read did run, but its output is not shown: the job has not finished. ' +
+    'dsh announces its completion in this session; ' +
     'work on other steps until then, or read it once with `wait: true` if you are blocked on it.'
   )
 }
@@ -190,16 +223,25 @@ const REREAD_MARK = ' (reread)'
 /** What a summary marks the notice of a run of the same failure with. */
 const FAILURE_MARK = ' (same failure)'
 
-/** The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output × 3 (busy poll)`. */
-export function summary(loop: Loop): string {
+/**
+ * The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output
+ * × 3 (busy poll)`.
+ */
+function summary(loop: Loop): string {
   const mark = loop.job !== undefined ? POLL_MARK : loop.failure !== undefined ? FAILURE_MARK : ''
   return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${mark}`)
 }
 
-/** Which text a notice in a log was: the short one (the first threshold's), the detailed one (a later threshold's), or a cycle's. */
+/**
+ * Which text a notice in a log was: the short one (the first threshold's), the detailed one (a
+ * later threshold's), or a cycle's.
+ */
 export type NoticeKind = 'short' | 'detailed' | 'cycle'
 
-/** A notice as replay reads it back from a log: the tools its summary names, in order, whether it was about a busy poll, and which text it was. */
+/**
+ * A notice as replay reads it back from a log: the tools its summary names, in order, whether it
+ * was about a busy poll, and which text it was.
+ */
 export interface ReadNotice {
   tools: string[]
   poll: boolean
@@ -256,17 +298,28 @@ export function reminder(loop: Loop, firstThreshold: boolean, cap: number): User
   })
 }
 
-/** The notice for a reread of `tool`, `back` calls after the call it repeats; `earlier` is that call when it asked in other words. */
-export function rereadReminder(tool: string, back: number, earlier: QuotedCall | undefined, cap: number): UserMessage {
+/**
+ * The notice for a reread of `tool`, `back` calls after the call it repeats; `earlier` is that call
+ * when it asked in other words.
+ */
+export function rereadReminder(tool: string, back: number, earlier: ToolCall | undefined, cap: number): UserMessage {
   const quoted =
     earlier === undefined ? undefined : `\`${earlier.tool} ${argumentsPreview(earlier.args, cap, earlier.ignored)}\``
   return createUserMessage({
     content: [{ type: 'text', text: rereadText(back, quoted) }],
-    source: { kind: 'plugin', plugin: name, form: 'notice', summary: boundContextSummary(`${tool} × 2${REREAD_MARK}`) },
+    source: {
+      kind: 'plugin',
+      plugin: name,
+      form: 'notice',
+      summary: boundContextSummary(`${tool} × 2${REREAD_MARK}`),
+    },
   })
 }
 
-/** The feedback blocks that replace a withheld result of `loop`: of a call that ran, or (`ran` false) of one denied before it could; a busy poll's read always ran. */
+/**
+ * The feedback blocks that replace a withheld result of `loop`: of a call that ran, or (`ran`
+ * false) of one denied before it could; a busy poll's read always ran.
+ */
 export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
   const text =
     loop.job === undefined

@@ -11,20 +11,26 @@
  * after viewing another file.
  */
 import type { Call, Comparison, Reads } from './compare.ts'
-import { isRecord } from './arguments.ts'
+import { isRecord } from './values.ts'
 import { sameOutcome } from './results.ts'
 import { SHELL_TOOL, shellCommand } from './shell.ts'
 
 /** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */
 export const REREAD_WINDOW = 6
 
-/** The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's `read`, and its peers in the default `readOnlyTools`. */
+/**
+ * The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's
+ * `read`, and its peers in the default `readOnlyTools`.
+ */
 const VIEW_TOOLS = new Set(['read', 'Read', 'read_file'])
 
 /** A reread found: how many calls back the call it repeats is, and that call when it asked in other words. */
 export interface Reread {
   back: number
-  /** The earlier call, when it differs from this one (a `bash` read asking the same question); undefined for the same call. */
+  /**
+   * The earlier call, when it differs from this one (a `bash` read asking the same question);
+   * undefined for the same call.
+   */
   otherWords: Call | undefined
   /** The earlier call it repeats. */
   earlier: Call
@@ -46,7 +52,6 @@ export function findReread(
   for (let i = history.length - 1; i >= 0; i--) {
     const earlier = history[i]!
     const back = history.length - i
-    // mutant (speed) ConditionalExpression "false": calls to other tools are neither the same call nor bash reads of one question; the tool only spares comparing their outcomes.
     if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
     // The same call one call back is a run, which the guard never asks about: an identical one here is at least 2 back.
     const identical = sameCall(earlier, call)
@@ -77,7 +82,10 @@ function viewsOther(c: Call, call: Call, compared: Comparison): boolean {
   return seen.view && !seen.files.some((file) => files.includes(file))
 }
 
-/** Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`) reads: it writes none of the paths the read names. */
+/**
+ * Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`)
+ * reads: it writes none of the paths the read names.
+ */
 function untouched(asked: Reads, between: Reads): boolean {
   // A question is asked only by a bash read.
   if (asked.question === undefined || between.writes === undefined) return false
@@ -87,14 +95,17 @@ function untouched(asked: Reads, between: Reads): boolean {
   )
 }
 
-/** The file a view tool's call shows: its `file_path` (dsh's `read`, Claude Code's `Read`) or `path` (Gemini CLI's `read_file`). */
+/**
+ * The file a view tool's call shows: its `file_path` (dsh's `read`, Claude Code's `Read`) or `path`
+ * (Gemini CLI's `read_file`).
+ */
 function pathOf(args: unknown): string[] {
   const path = isRecord(args) ? (args.file_path ?? args.path) : undefined
   return typeof path === 'string' ? [path] : []
 }
 
 /** What a call reads and changes, worked out once per call and kept on it. */
-export function reads(call: Call, compared: Comparison): Reads {
+function reads(call: Call, compared: Comparison): Reads {
   if (call.reads !== undefined) return call.reads
   const { tool, args } = call
   const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined

@@ -9,8 +9,15 @@
  * `indexOf`, no regular expressions; a text without a locator is kept as is.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { argumentsPreview, isRecord, preview, sameJson } from './arguments.ts'
+import { argumentsPreview, preview, sameJson } from './arguments.ts'
+import { isRecord } from './values.ts'
 import { maskNoise } from './noise.ts'
+
+/** What a result is made of, as the tool pipeline and a log both carry it. */
+export interface Result {
+  isError: boolean
+  content: readonly ContentBlock[]
+}
 
 /**
  * What a result-aware call compares besides its arguments: the error flag and
@@ -21,14 +28,17 @@ import { maskNoise } from './noise.ts'
 export interface Outcome {
   isError: boolean
   content: unknown
-  /** A non-blocking read of a job that is still running: its status (`running`, `stopping`), which alone is the outcome. */
+  /**
+   * A non-blocking read of a job that is still running: its status (`running`, `stopping`), which
+   * alone is the outcome.
+   */
   running?: string
   /** A read that blocked on its job (`wait: true`): what dsh asks a model to do, never a repeat. */
   waited?: true
 }
 
 /** `dsh-tool-jobs`' tool that reads a background job; every result it returns ends with a `[status: …]` line. */
-export const JOB_READ = 'job_output'
+const JOB_READ = 'job_output'
 
 /** The start of `job_output`'s last line: `[status: running]`, or `[status: failed, exit code 1]` with a detail. */
 const STATUS = '[status: '
@@ -57,7 +67,10 @@ const NOTICE = ' result stored at: '
 /** `dsh-tool-bash`'s whole result for a command started in the background: `started background job <id>`. */
 const BACKGROUND = 'started background job '
 
-/** The outcome of a call to `tool` with `args` as `resultAware` compares it; with `noise`, its noise masked too (`maskNoise`). */
+/**
+ * The outcome of a call to `tool` with `args` as `resultAware` compares it; with `noise`, its noise
+ * masked too (`maskNoise`).
+ */
 export function outcome(
   tool: string,
   args: unknown,
@@ -80,7 +93,10 @@ export function outcome(
  */
 const FAILURE_MARKERS = ['[exit code: ', '[killed by signal: ', '[timed out after ', '[sandbox: ']
 
-/** How mini-swe-agent, whose sessions are replayed as dsh logs too, wraps every command's result: `<returncode>N</returncode>` then the output between `<output>` tags. */
+/**
+ * How mini-swe-agent, whose sessions are replayed as dsh logs too, wraps every command's result:
+ * `<returncode>N</returncode>` then the output between `<output>` tags.
+ */
 const RETURN_CODE = /^<returncode>(\d+)<\/returncode>\s*(?:<output>|<warning>)?/
 
 /** What dsh's bash writes for a command that printed nothing. */
@@ -97,7 +113,6 @@ export function failed(isError: boolean, content: readonly ContentBlock[]): bool
   const last = textOf(content.at(-1))
   if (last === undefined) return isError && content.length > 0
   const code = RETURN_CODE.exec(last)
-  // mutant (equivalent) Regex "/<\\/output>\\s*/": the closing tag is the only word a result without output has after its return code, wherever it is removed from.
   if (code !== null)
     return (isError || code[1] !== '0') && /\w/.test(last.slice(code[0].length).replace(/<\/output>\s*$/, ''))
   const text = beforeSpillNotice(last)
@@ -108,7 +123,10 @@ export function failed(isError: boolean, content: readonly ContentBlock[]): bool
   return (isError || marked) && !isMarker(body) && body.trim() !== NO_OUTPUT && body.trim() !== ''
 }
 
-/** A block's text when it is a text block whose text is a string; undefined for any other block or value (a buggy tool, a hostile log). */
+/**
+ * A block's text when it is a text block whose text is a string; undefined for any other block or
+ * value (a buggy tool, a hostile log).
+ */
 function textOf(block: unknown): string | undefined {
   return isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : undefined
 }
@@ -118,7 +136,10 @@ function isMarker(line: string): boolean {
   return line.endsWith(']') && FAILURE_MARKERS.some((marker) => line.startsWith(marker))
 }
 
-/** Whether a call reads, with `wait: true`, the job that an earlier non-blocking read of `job_output` read: a poll turned into a wait. */
+/**
+ * Whether a call reads, with `wait: true`, the job that an earlier non-blocking read of
+ * `job_output` read: a poll turned into a wait.
+ */
 export function waitsOn(tool: string, args: unknown, nextTool: string, nextArgs: unknown): boolean {
   return (
     tool === JOB_READ &&
@@ -131,7 +152,10 @@ export function waitsOn(tool: string, args: unknown, nextTool: string, nextArgs:
   )
 }
 
-/** Whether two outcomes are the same: equal as JSON values, a read that waited never equal to anything (only another read that waited could equal it as JSON). */
+/**
+ * Whether two outcomes are the same: equal as JSON values, a read that waited never equal to
+ * anything (only another read that waited could equal it as JSON).
+ */
 export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boolean {
   return a?.waited === undefined && sameJson(a, b)
 }
@@ -169,9 +193,11 @@ function beforeSpillNotice(text: string): string {
 /** The most characters of an error a reminder quotes: its end, where a command's error usually is. */
 const FAILURE_QUOTED = 200
 
-/** A failed call's error as a reminder quotes it: the end of its result's text, at most {@link FAILURE_QUOTED} characters, from a line's start where one is near. */
+/**
+ * A failed call's error as a reminder quotes it: the end of its result's text, at most {@link
+ * FAILURE_QUOTED} characters, from a line's start where one is near.
+ */
 export function failureText(outcome: Outcome | undefined): string {
-  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": an outcome without content has no text block, and a block that is no record reads as no text.
   const blocks = Array.isArray(outcome?.content) ? (outcome.content as unknown[]) : []
   const text = blocks
     .map((b) => textOf(b) ?? '')
@@ -186,10 +212,10 @@ export function failureText(outcome: Outcome | undefined): string {
 /** The content with dsh's locators masked, and with `noise` its noise too. */
 function masked(isError: boolean, content: readonly ContentBlock[], noise: boolean): Outcome {
   let masked: ContentBlock[] | undefined
-  // mutant (equivalent) EqualityOperator "i <= content.length": one step past the end reads undefined, which is no text block and is skipped.
   for (let i = 0; i < content.length; i++) {
     const original = textOf(content[i])
-    // A block that is not text, or not even an object, or text that is not a string (a buggy tool, a hostile log), is compared as it is.
+    // A block that is not text, or not even an object, or text that is not a string (a buggy tool,
+    // a hostile log), is compared as it is.
     if (original === undefined) continue
     const text = noise ? maskNoise(maskLocators(original)) : maskLocators(original)
     if (text === original) continue
@@ -236,8 +262,10 @@ function maskNotice(text: string): string {
   return `${text.slice(0, at + NOTICE.length)}${MASK})`
 }
 
-/** The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text one, the arguments themselves. */
+/**
+ * The job a read names, within `cap` code units: its `job_id`, or, for arguments without a text
+ * one, the arguments themselves.
+ */
 export function jobOf(args: unknown, cap: number): string {
-  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a read without a text job_id has no argument of that name to leave out.
   return isRecord(args) && typeof args.job_id === 'string' ? preview(args.job_id, cap) : argumentsPreview(args, cap, [])
 }

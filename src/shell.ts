@@ -13,13 +13,22 @@ import type { Node, Parser } from 'web-tree-sitter'
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
 export const SHELL_TOOL = 'bash'
 
-/** What a parsed command is: whether it only reads, and (for one that does) its question: its operands, sorted, one per line. */
+/**
+ * What a parsed command is: whether it only reads, and (for one that does) its question: its
+ * operands, sorted, one per line.
+ */
 export interface Command {
   readOnly: boolean
   question: string
-  /** The files it writes, when it changes nothing else: through redirections and `sed -i`; undefined when it may change anything. */
+  /**
+   * The files it writes, when it changes nothing else: through redirections and `sed -i`; undefined
+   * when it may change anything.
+   */
   writes: string[] | undefined
-  /** Whether it only shows files' content (every command a viewer such as `cat`, `head` or `sed -n`): a reread of it is most often navigation. */
+  /**
+   * Whether it only shows files' content (every command a viewer such as `cat`, `head` or `sed
+   * -n`): a reread of it is most often navigation.
+   */
   view: boolean
   /** The files its viewers show: their operands but for `sed`'s script and plain numbers. */
   files: string[]
@@ -28,7 +37,10 @@ export interface Command {
 /** The commands that show files' content rather than answer a question. */
 const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'])
 
-/** The commands that show content rather than answer a question: the file viewers, and commands that show nothing of a file. */
+/**
+ * The commands that show content rather than answer a question: the file viewers, and commands that
+ * show nothing of a file.
+ */
 const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
 
 /**
@@ -45,7 +57,10 @@ const GRAMMAR = [
 let parser: Parser | undefined
 let loading: Promise<void> | undefined
 
-/** Load the parser, once per process (from the first of `grammars` that exists); later calls share the first load. Rejects when the grammar cannot be loaded. */
+/**
+ * Load the parser, once per process (from the first of `grammars` that exists); later calls share
+ * the first load. Rejects when the grammar cannot be loaded.
+ */
 export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
   loading ??= (async () => {
     // Imported here, not at the top: a config without `rereads` never loads the parser, nor node:fs.
@@ -213,7 +228,7 @@ const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '>&'])
  * command of 600 kB (100,000 pipes) takes the parser two seconds. A longer one
  * proves nothing, as one it cannot parse.
  */
-export const LONGEST_COMMAND = 16_384
+const LONGEST_COMMAND = 16_384
 
 /**
  * What `command` is, parsed; undefined before the parser has loaded, for a
@@ -272,10 +287,13 @@ function reads(node: Node, operands: Set<string>): boolean {
   const args = node.childrenForFieldName('argument').map((a) => word(a!))
   for (const arg of args) if (!arg.startsWith('-')) operands.add(arg)
   const rule = READERS.get(node.childForFieldName('name')!.text)
-  return rule !== undefined && rule(args)
+  return rule?.(args) === true
 }
 
-/** Whether a redirection writes to a file: a writing operator whose destination is neither a descriptor nor /dev/null (`3>&-` closes one: its operator is `>&-`). */
+/**
+ * Whether a redirection writes to a file: a writing operator whose destination is neither a
+ * descriptor nor /dev/null (`3>&-` closes one: its operator is `>&-`).
+ */
 function writes(node: Node): boolean {
   const operator = node.children.find((c) => !c!.isNamed)!.text
   if (!WRITES.has(operator)) return false

@@ -1,18 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { applyExcuses, readExcuses, type Mutant } from '../scripts/excuses.ts'
+import { applyExcuses, type Mutant, readLedger } from '../scripts/excuses.ts'
 
 const ROOT = join(import.meta.dirname, '..')
-
-/** Every source file under src/, as `npm run mutate` names them. */
-async function sources(): Promise<{ file: string; text: string }[]> {
-  const files = (await readdir(join(ROOT, 'src'), { recursive: true }))
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => `src/${f}`)
-    .sort()
-  return Promise.all(files.map(async (file) => ({ file, text: await readFile(join(ROOT, file), 'utf8') })))
-}
 
 const survivor = (line: number, mutatorName: string, replacement: string, status = 'Survived'): Mutant => ({
   mutatorName,
@@ -21,91 +12,121 @@ const survivor = (line: number, mutatorName: string, replacement: string, status
   location: { start: { line, column: 5 }, end: { line, column: 9 } },
 })
 
-const CODE = [
-  'function f(x: number[]) {',
-  '  // mutant (equivalent) EqualityOperator "i <= x.length": one step past the end reads undefined,',
-  '  //   which is skipped.',
-  '  for (let i = 0; i < x.length; i++) g(x[i])',
-  '}',
+const CODE = ['function f(x: number[]) {', '  for (let i = 0; i < x.length; i++) g(x[i])', '}'].join('\n')
+
+const LEDGER = [
+  'src/f.ts:',
+  '  - code: for (let i = 0; i < x.length; i++) g(x[i])',
+  '    mutator: EqualityOperator',
+  '    replacement: i <= x.length',
+  '    kind: equivalent',
+  '    reason: one step past the end reads undefined, which is skipped.',
 ].join('\n')
 
-describe('excused mutants, written beside the code', () => {
-  it('every excuse in src/ is well formed and stands right above the code it excuses', async () => {
-    const excuses = (await sources()).flatMap(({ file, text }) => readExcuses(file, text))
+describe('excused mutants, in a ledger beside the code', () => {
+  it('every entry of the ledger is well formed, names a file of src/ and a line that file has', async () => {
+    const excuses = readLedger(await readFile(join(ROOT, 'excused-mutants.yml'), 'utf8'))
     expect(excuses.length).toBeGreaterThan(0)
-    for (const e of excuses) expect(e.line).toBeGreaterThan(e.at)
+    for (const e of excuses) {
+      expect(e.file).toMatch(/^src\/.+\.ts$/)
+      const lines = (await readFile(join(ROOT, e.file), 'utf8')).split('\n').map((line) => line.trim())
+      expect(lines, `${e.file}: ${e.code}`).toContain(e.code)
+    }
   })
 
-  it('an excuse names its section, mutator and replacement, and its reason goes on over the comment lines after it', () => {
-    expect(readExcuses('src/f.ts', CODE)).toEqual([
+  it('no source file carries a word about mutants', async () => {
+    const { readdir } = await import('node:fs/promises')
+    const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts'))
+    for (const file of files) expect(await readFile(join(ROOT, 'src', file), 'utf8')).not.toMatch(/mutant/i)
+  })
+
+  it('an entry names its file, line, mutator, replacement, kind and reason', () => {
+    expect(readLedger(LEDGER)).toEqual([
       {
         file: 'src/f.ts',
-        at: 2,
-        line: 4,
-        section: 'equivalent',
+        code: 'for (let i = 0; i < x.length; i++) g(x[i])',
         mutator: 'EqualityOperator',
         replacement: 'i <= x.length',
+        kind: 'equivalent',
         reason: 'one step past the end reads undefined, which is skipped.',
       },
     ])
+    expect(readLedger('')).toEqual([])
   })
 
-  it('an excuse takes exactly one surviving mutant with its mutator and replacement on its line; the rest are scored', () => {
-    const mutants = [
-      survivor(4, 'EqualityOperator', 'i <= x.length'),
-      survivor(4, 'EqualityOperator', 'i >= x.length'),
-      survivor(4, 'EqualityOperator', 'i <= x.length'),
-    ]
-    const { scored, excused, stale } = applyExcuses(mutants, readExcuses('src/f.ts', CODE))
-    expect([excused, stale]).toEqual([1, []])
-    expect(scored).toEqual([mutants[1], mutants[2]])
-  })
+  it(
+    'an entry takes exactly one surviving mutant with its mutator and ' +
+      'replacement on its line; the rest are scored',
+    () => {
+      const mutants = [
+        survivor(2, 'EqualityOperator', 'i <= x.length'),
+        survivor(2, 'EqualityOperator', 'i >= x.length'),
+        survivor(2, 'EqualityOperator', 'i <= x.length'),
+      ]
+      const { scored, excused, stale } = applyExcuses(CODE, mutants, readLedger(LEDGER))
+      expect([excused, stale]).toEqual([1, []])
+      expect(scored).toEqual([mutants[1], mutants[2]])
+    },
+  )
 
-  it('an excuse moves with its line: a blank line inserted at the top of the file excuses the same mutant one line down', () => {
-    const moved = readExcuses('src/f.ts', `\n${CODE}`)
-    expect(applyExcuses([survivor(5, 'EqualityOperator', 'i <= x.length')], moved)).toEqual({
+  it('an entry moves with its line: lines inserted above it excuse the same mutant further down', () => {
+    const moved = `// a comment\n\n${CODE}`
+    expect(applyExcuses(moved, [survivor(4, 'EqualityOperator', 'i <= x.length')], readLedger(LEDGER))).toEqual({
       scored: [],
       excused: 1,
       stale: [],
     })
-    expect(applyExcuses([survivor(4, 'EqualityOperator', 'i <= x.length')], moved).stale).toEqual(moved)
   })
 
-  it('an excuse whose mutant a test now kills, or that names another mutator or replacement, is stale', () => {
-    const excuses = readExcuses('src/f.ts', CODE)
-    expect(applyExcuses([survivor(4, 'EqualityOperator', 'i <= x.length', 'Killed')], excuses).stale).toEqual(excuses)
-    expect(applyExcuses([survivor(4, 'EqualityOperator', 'i <= x.length', 'Timeout')], excuses).stale).toEqual(excuses)
-    expect(applyExcuses([survivor(4, 'ConditionalExpression', 'i <= x.length')], excuses).stale).toEqual(excuses)
-    expect(applyExcuses([survivor(4, 'EqualityOperator', 'i < x.length')], excuses).stale).toEqual(excuses)
-    expect(applyExcuses([survivor(4, 'EqualityOperator', 'i <= x.length', 'NoCoverage')], excuses).stale).toEqual([])
+  it('an entry whose line changed, whose mutant a test now kills, or that names another mutant, is stale', () => {
+    const excuses = readLedger(LEDGER)
+    const changed = CODE.replace('g(x[i])', 'h(x[i])')
+    expect(applyExcuses(changed, [survivor(2, 'EqualityOperator', 'i <= x.length')], excuses).stale).toEqual([
+      { excuse: excuses[0], why: 'no line of the file reads its code any more' },
+    ])
+    const none = [{ excuse: excuses[0], why: 'no surviving mutant on its line has its mutator and replacement' }]
+    expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i <= x.length', 'Killed')], excuses).stale).toEqual(
+      none,
+    )
+    expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i <= x.length', 'Timeout')], excuses).stale).toEqual(
+      none,
+    )
+    expect(applyExcuses(CODE, [survivor(2, 'ConditionalExpression', 'i <= x.length')], excuses).stale).toEqual(none)
+    expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i < x.length')], excuses).stale).toEqual(none)
+    expect(applyExcuses(CODE, [survivor(1, 'EqualityOperator', 'i <= x.length')], excuses).stale).toEqual(none)
+    expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i <= x.length', 'NoCoverage')], excuses).stale).toEqual(
+      [],
+    )
   })
 
   it.each([
-    [
-      'no section',
-      '  // mutant EqualityOperator "x": why',
-      'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>',
-    ],
+    ['a list at the top', '- code: x', 'excused-mutants.yml: the ledger maps source files to lists'],
+    ['a file without a list', 'src/f.ts: 3', 'excused-mutants.yml: src/f.ts must hold a list of entries'],
+    ['an entry that is no object', 'src/f.ts:\n  - 3', 'excused-mutants.yml: src/f.ts entry 1 is not an object'],
     [
       'no reason',
-      '  // mutant (equivalent) EqualityOperator "x"',
-      'src/f.ts:1: an excuse reads // mutant (<section>) <mutator> <replacement as JSON>: <reason>',
+      LEDGER.split('\n').slice(0, -1).join('\n'),
+      'excused-mutants.yml: src/f.ts entry 1: reason must be a non-empty ' +
+        'text (an entry has code, mutator, replacement, kind, reason)',
     ],
     [
-      'an unknown section',
-      '  // mutant (harmless) EqualityOperator "x": why',
-      'src/f.ts:1: unknown section "harmless" (use equivalent, environment, speed)',
+      'an empty code',
+      LEDGER.replace(/code: .*/, "code: ''"),
+      'excused-mutants.yml: src/f.ts entry 1: code must be a non-empty ' +
+        'text (an entry has code, mutator, replacement, kind, reason)',
     ],
-  ])('a malformed excuse stops the run, naming its file and line: %s', (_, line, message) => {
-    expect(() => readExcuses('src/f.ts', `${line}\n  code()`)).toThrow(message)
-  })
-
-  it.each([
-    ['a blank line', '  // mutant (speed) EqualityOperator "x": why\n\n  code()'],
-    ['the end of the file', '  code()\n  // mutant (speed) EqualityOperator "x": why'],
-  ])('an excuse followed by %s excuses nothing, and says so', (_, text) => {
-    expect(() => readExcuses('src/f.ts', text)).toThrow(
-      /^src\/f\.ts:\d: an excuse must stand right above the code it excuses$/,
-    )
+    [
+      'an unknown field',
+      `${LEDGER}\n    line: 12`,
+      'excused-mutants.yml: src/f.ts entry 1: unknown field "line" (an ' +
+        'entry has code, mutator, replacement, kind, reason)',
+    ],
+    [
+      'an unknown kind',
+      LEDGER.replace('kind: equivalent', 'kind: harmless'),
+      'excused-mutants.yml: src/f.ts entry 1: unknown kind "harmless" (use equivalent, environment, speed)',
+    ],
+  ])('a malformed ledger stops the run, naming the entry: %s', (_, text, message) => {
+    expect(() => readLedger(text)).toThrow(message)
   })
 })

@@ -16,7 +16,10 @@ export interface Candidate {
   baseline?: true
 }
 
-/** What the recorded detailed reminders on repeated results were followed by: the evidence for escalating, or against it. */
+/**
+ * What the recorded detailed reminders on repeated results were followed by: the evidence for
+ * escalating, or against it.
+ */
 export interface Escalation {
   /** Detailed reminders on calls whose result repeated, right after which the model made the same call again. */
   followed: number
@@ -26,7 +29,10 @@ export interface Escalation {
   escalate: boolean
 }
 
-/** Per tool: how often a call repeated the one right before it, and how often such a repeat still returned a new result. */
+/**
+ * Per tool: how often a call repeated the one right before it, and how often such a repeat still
+ * returned a new result.
+ */
 export type ProgressStats = Map<string, { repeats: number; changed: number }>
 
 /**
@@ -59,7 +65,10 @@ export function progressTools(stats: ProgressStats): string[] {
     .sort()
 }
 
-/** The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls whose result repeated (a pager's are progress, not evidence). */
+/**
+ * The evidence on escalating, from the effects of the detailed reminders the logs recorded on calls
+ * whose result repeated (a pager's are progress, not evidence).
+ */
 export function escalation(later: EffectCounts): Escalation {
   const of = effectCount(later)
   return { followed: later.repeated, of, escalate: later.repeated * 2 > of }
@@ -139,8 +148,12 @@ const NAMED = 8
 
 /** A candidate's thresholds as its label names them: `thresholds 2, 4, 7`, a long list cut short. */
 function thresholdsLabel(values: readonly number[]): string {
-  return `thresholds ${values.slice(0, NAMED).join(', ')}${values.length > NAMED ? `, … (${grouped(values.length)} in all)` : ''}`
+  const rest = values.length > NAMED ? `, … (${grouped(values.length)} in all)` : ''
+  return `thresholds ${values.slice(0, NAMED).join(', ')}${rest}`
 }
 
-/** The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop that outlasted the thresholds. */
+/**
+ * The `remindEvery` an escalation proposes: the detailed reminder again every few calls of a loop
+ * that outlasted the thresholds.
+ */
 const REMIND_EVERY = 3

@@ -71,7 +71,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 2
   }
   const { config, labels } = inputs
-  // The shell parser `rereads` judges bash commands with, loaded before any session is replayed: a config --suggest tries may need it too.
+  // The shell parser `rereads` judges bash commands with, loaded before any session is replayed: a
+  // config --suggest tries may need it too.
   await loadShell()
   const terminal = new Terminal(io)
   const found = await discover(request.paths)
@@ -254,12 +255,20 @@ async function readSession(
 
 /** What a torn log's report leaves out, as a sentence. */
 function tornReason({ afterBytes, ofBytes }: Torn, calls: number): string {
-  return `torn after ${afterBytes} of its ${ofBytes} bytes, as a crash mid-write leaves a log: replayed the ${count(calls, 'tool call')} before the tear; what came after it is not in the report`
+  return (
+    `torn after ${afterBytes} of its ${ofBytes} bytes, as a crash mid-write ` +
+    `leaves a log: replayed the ${count(calls, 'tool call')} before the ` +
+    `tear; what came after it is not in the report`
+  )
 }
 
 /** What a corrupt log's report leaves out, as a sentence. */
 function corruptReason(corrupt: Corrupt, calls: number): string {
-  return `corrupt: ${corruption(corrupt)}, yet lines after it can be read, which a crash mid-write never leaves: replayed the ${count(calls, 'tool call')} of the readable lines; what the others held is not in the report`
+  return (
+    `corrupt: ${corruption(corrupt)}, yet lines after it can be read, ` +
+    `which a crash mid-write never leaves: replayed the ${count(calls, 'tool call')} ` +
+    `of the readable lines; what the others held is not in the report`
+  )
 }
 
 /** Keep the `top` sessions that cost most in looping, in that order (ties: the order they were read). */

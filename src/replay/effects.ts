@@ -141,12 +141,18 @@ function hear(
   else list.push(p)
 }
 
-/** The pending effect of the result withheld from `call`, the `at`-th: about that call, and decided by whether it comes again. */
+/**
+ * The pending effect of the result withheld from `call`, the `at`-th: about that call, and decided
+ * by whether it comes again.
+ */
 function withheldAt(call: LoggedCall, at: number): Pending {
   return { about: call, target: call, after: at, effect: undefined, passed: false }
 }
 
-/** The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them: `grep`, or a cycle's `grep`, `read_file`); `byTool` lists each tool's calls by index, ascending. */
+/**
+ * The pending effect of a reminder after call `afterCall` about `tools` (as its summary names them:
+ * `grep`, or a cycle's `grep`, `read_file`); `byTool` lists each tool's calls by index, ascending.
+ */
 function pending(
   calls: readonly LoggedCall[],
   byTool: ReadonlyMap<string, readonly number[]>,

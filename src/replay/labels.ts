@@ -5,7 +5,8 @@
  * text: no recursion, and no value is ever serialized whole. `score.ts`
  * scores a config on them.
  */
-import { isRecord, preview } from '../arguments.ts'
+import { preview } from '../arguments.ts'
+import { isRecord } from '../values.ts'
 import { printable } from './text.ts'
 
 /** What a reader judged a stretch of repeating calls to be. */
@@ -32,7 +33,10 @@ export interface Episode {
   reread: boolean
 }
 
-/** Episodes read from a labels file (and, with {@link withRereads}, a rereads file), by session, each session's in the order of the files. */
+/**
+ * Episodes read from a labels file (and, with {@link withRereads}, a rereads file), by session,
+ * each session's in the order of the files.
+ */
 export interface Labels {
   file: string
   /** The rereads file whose episodes were added, if any. */
@@ -63,10 +67,10 @@ export function readLabels(file: string, text: string, reread = false): Labels {
       else list.push(episode)
     }
   }
-  // Overlaps are looked for only among the lines before the first bad one, which is reported unless an overlap comes first.
+  // Overlaps are looked for only among the lines before the first bad one, which is reported unless
+  // an overlap comes first.
   for (const list of sessions.values()) {
     const overlap = firstOverlap(list)
-    // mutant (equivalent) EqualityOperator "overlap.line <= failure.line": an overlap and a bad line, or two sessions' overlaps, are never on one line.
     if (overlap !== undefined && (failure === undefined || overlap.line < failure.line)) failure = overlap
   }
   if (failure !== undefined) throw new Error(problem(failure.line, failure.what))
@@ -89,7 +93,8 @@ export function withRereads(loops: Labels, rereads: Labels): Labels {
         throw new Error(
           problem(
             episode.line,
-            `calls ${episode.first}–${episode.last} overlap the loop episode on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`,
+            `calls ${episode.first}–${episode.last} overlap the loop episode ` +
+              `on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`,
           ),
         )
     }
@@ -108,7 +113,10 @@ function overlaps(a: Episode, b: Episode): boolean {
   return a.first <= b.last && b.first <= a.last
 }
 
-/** Whether any two of a session's first `n` episodes overlap: sorted by their first call, each must start after every earlier one ends. */
+/**
+ * Whether any two of a session's first `n` episodes overlap: sorted by their first call, each must
+ * start after every earlier one ends.
+ */
 function anyOverlap(list: readonly Episode[], n: number): boolean {
   const sorted = list.slice(0, n).sort((a, b) => a.first - b.first)
   let end = 0
@@ -119,7 +127,10 @@ function anyOverlap(list: readonly Episode[], n: number): boolean {
   return false
 }
 
-/** The first episode of a session, in file order, that overlaps an earlier one, said as a problem; undefined when none does. */
+/**
+ * The first episode of a session, in file order, that overlaps an earlier one, said as a problem;
+ * undefined when none does.
+ */
 function firstOverlap(list: readonly Episode[]): { line: number; what: string } | undefined {
   if (!anyOverlap(list, list.length)) return undefined
   // The shortest prefix with an overlap ends with the first episode that overlaps an earlier one.
@@ -134,7 +145,10 @@ function firstOverlap(list: readonly Episode[]): { line: number; what: string } 
   const earlier = list.find((e) => overlaps(e, episode))!
   return {
     line: episode.line,
-    what: `calls ${episode.first}–${episode.last} overlap the episode on line ${earlier.line} (calls ${earlier.first}–${earlier.last}) of the same session`,
+    what:
+      `calls ${episode.first}–${episode.last} overlap the episode on line ` +
+      `${earlier.line} (calls ${earlier.first}–${earlier.last}) of the ` +
+      `same session`,
   }
 }
 
@@ -163,7 +177,10 @@ function parseEpisode(source: string, line: number, reread: boolean): Episode | 
   if (why !== undefined && typeof why !== 'string') return '"why" must be a text when given'
   if (isLoop(label as Label)) {
     if (!isCall(from) || from < first || from > last)
-      return `"from" must be a call number from "first" to "last" (${first}–${last}) for a ${label} episode, not ${shown('from')}`
+      return (
+        `"from" must be a call number from "first" to "last" (${first}–${last}) ` +
+        `for a ${label} episode, not ${shown('from')}`
+      )
   } else if (from !== null) {
     return `"from" must be null for a ${label} episode, not ${shown('from')}`
   }
@@ -216,14 +233,15 @@ function endOfString(text: string, at: number): number {
   return i + 1
 }
 
-/** The index just past the value that opens at `at`: a string, a container to its closing bracket, or a literal or number to its end. */
+/**
+ * The index just past the value that opens at `at`: a string, a container to its closing bracket,
+ * or a literal or number to its end.
+ */
 function endOfValue(text: string, at: number): number {
   if (text[at] === '"') return endOfString(text, at)
   if (text[at] !== '{' && text[at] !== '[') {
     let i = at
     // A top-level literal ends at the comma or brace after it, or at white space.
-    // mutant (equivalent) ConditionalExpression "true": the object's closing brace always follows a top-level literal, so the end of the text is never reached first.
-    // mutant (equivalent) EqualityOperator "i <= text.length": as above.
     while (i < text.length && !',} \t\r'.includes(text[i]!)) i++
     return i
   }
@@ -246,7 +264,6 @@ function endOfValue(text: string, at: number): number {
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text)
-    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

@@ -5,6 +5,7 @@
  * another name is told apart from a log under the wrong name. Decoding is
  * `reader.ts`'s. Nothing here writes.
  */
+import type { Dirent } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 
@@ -28,10 +29,12 @@ const FILE_ERRORS: Record<string, string> = {
   EIO: 'the disk could not be read (an I/O error)',
 }
 
-/** Why reading a path failed, in a few words: a file system error by what it means, never Node's message; any other error by its own. */
+/**
+ * Why reading a path failed, in a few words: a file system error by what it means, never Node's
+ * message; any other error by its own.
+ */
 export function reason(error: unknown): string {
   const { code, message } = error as { code?: unknown; message: string }
-  // mutant (equivalent) ConditionalExpression "false": a code that is not a string never reads as E followed by capitals, so the pattern alone sends it to its message.
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return message
   return FILE_ERRORS[code] ?? `it cannot be read (${code})`
 }
@@ -61,7 +64,6 @@ export async function discover(paths: readonly string[]): Promise<Found> {
         const found: string[] = []
         const before = errors.length
         await walk(resolve(path), found, errors)
-        // mutant (environment) ConditionalExpression "true": only reachable with a folder that cannot be listed, tested as another user in tests/replay-input.test.ts; Stryker runs tests in worker threads, where seteuid is not allowed.
         if (found.length === 0 && errors.length === before) {
           errors.push({ path, reason: 'no session.jsonl or session.jsonl.zstd below this directory' })
         }
@@ -85,7 +87,10 @@ const NOT_A_LOG = 'not a session log of the JSONL backend (session.jsonl or sess
 /** The zstd frame magic number, little-endian, that opens every zstd log. */
 const ZSTD_MAGIC = 0xfd2fb528
 
-/** Why a file with another name than a log's is not read: its content is a log under the wrong name, or it is no log. */
+/**
+ * Why a file with another name than a log's is not read: its content is a log under the wrong name,
+ * or it is no log.
+ */
 async function misnamed(path: string): Promise<string> {
   const head = Buffer.alloc(4096)
   const file = await open(path, 'r')
@@ -95,7 +100,6 @@ async function misnamed(path: string): Promise<string> {
   } finally {
     await file.close()
   }
-  // mutant (equivalent) ConditionalExpression "true": the buffer is 4,096 zeroed bytes, so a shorter file reads as its bytes then zeros, which are never the magic number (its last byte is 0xfd).
   const compression =
     read >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC
       ? 'session.jsonl.zstd'
@@ -104,7 +108,8 @@ async function misnamed(path: string): Promise<string> {
         : undefined
   return compression === undefined
     ? NOT_A_LOG
-    : `its content looks like a session log, but only a file named ${compression} is read as one (dsh keeps each session's log under that name): rename it`
+    : `its content looks like a session log, but only a file named ${compression} ` +
+        `is read as one (dsh keeps each session's log under that name): rename it`
 }
 
 /** Whether bytes open with a session header line: a JSON object of type "session" on the first line. */
@@ -114,7 +119,6 @@ function isHeaderLine(bytes: Buffer): boolean {
     const first = JSON.parse(bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8')) as { type?: unknown }
     // A primitive has no type; null's throws, into the catch.
     return first.type === 'session'
-    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined, as false as false where it is read.
   } catch {
     return false
   }
@@ -122,12 +126,10 @@ function isHeaderLine(bytes: Buffer): boolean {
 
 /** Collect the logs below `dir`: each entry looked at once, symlinks never followed. */
 async function walk(dir: string, found: string[], errors: Found['errors']): Promise<void> {
-  let entries
+  let entries: Dirent[]
   try {
     entries = await readdir(dir, { withFileTypes: true })
-    // mutant (environment) BlockStatement "{}": as above, a folder that cannot be listed, tested outside Stryker's worker threads.
   } catch (error) {
-    // mutant (environment) ObjectLiteral "{}": as above.
     errors.push({ path: dir, reason: reason(error) })
     return
   }
@@ -136,7 +138,9 @@ async function walk(dir: string, found: string[], errors: Found['errors']): Prom
     errors.push({
       path: dir,
       reason:
-        "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend refuses such a session folder, so neither is replayed (keep the one dsh wrote last)",
+        "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend " +
+        'refuses such a session folder, so neither is replayed (keep the ' +
+        'one dsh wrote last)',
     })
   } else {
     // A log's name on anything but a regular file (a folder, a FIFO) is refused when it is read.

@@ -5,7 +5,7 @@
  * reads a log.
  */
 import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
@@ -85,7 +85,7 @@ export async function loadInputs(request: Request): Promise<Inputs | string> {
 export const CONFIG_BYTES = 1 << 18
 
 /** The most bytes a `--labels` file may have: about 150,000 episodes. */
-export const LABELS_BYTES = 16 << 20
+const LABELS_BYTES = 16 << 20
 
 /**
  * The text of `file`, which must be a regular file of at most `limit` bytes:
@@ -93,8 +93,8 @@ export const LABELS_BYTES = 16 << 20
  * before a byte is read, and never more than `limit` bytes read (a device
  * such as /dev/zero has no end). Throws a sentence saying what is wrong.
  */
-export async function readInput(file: string, limit: number): Promise<string> {
-  let handle
+async function readInput(file: string, limit: number): Promise<string> {
+  let handle: FileHandle
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
@@ -102,7 +102,8 @@ export async function readInput(file: string, limit: number): Promise<string> {
   }
   try {
     if (!(await handle.stat()).isFile()) throw new Error('not a regular file; replay reads only regular files')
-    // One byte more than the limit tells a file that is too large, whatever its size said; a regular file is read whole in one read.
+    // One byte more than the limit tells a file that is too large, whatever its size said; a
+    // regular file is read whole in one read.
     const buffer = Buffer.alloc(limit + 1)
     const { bytesRead } = await handle.read(buffer, 0, limit + 1, 0)
     if (bytesRead > limit) throw new Error(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
@@ -112,7 +113,10 @@ export async function readInput(file: string, limit: number): Promise<string> {
   }
 }
 
-/** The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a text saying what is wrong when it cannot be used. */
+/**
+ * The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a
+ * text saying what is wrong when it cannot be used.
+ */
 async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
   let raw: Record<string, unknown>
   try {
@@ -137,7 +141,10 @@ async function loadLabels(file: string, rereads = false): Promise<Labels | strin
   }
 }
 
-/** What an error of the replay command starts with; one of the program itself (no command, another command), with the program's name alone. */
+/**
+ * What an error of the replay command starts with; one of the program itself (no command, another
+ * command), with the program's name alone.
+ */
 const REPLAY = `${name} replay`
 
 /** The request a command line makes; undefined for `--help`. Throws a sentence naming a bad option. */
@@ -224,7 +231,6 @@ export function commandLine<T>(command: string, read: () => T): T {
   } catch (error) {
     const { message } = error as Error
     // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
-    // mutant (equivalent) OptionalChaining "/'(-[^' ]+)/.exec(message)[1]": every error strict parseArgs throws here (an unknown option, a value missing or given to a flag) quotes the option; no positional is unexpected, as positionals are allowed.
     const option = /'(-[^' ]+)/.exec(message)?.[1]
     const why = message.includes('argument missing')
       ? `${option} needs a value`

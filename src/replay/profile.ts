@@ -12,7 +12,7 @@
  */
 import { composeEntries } from '@deepseek-ai/dsh-app-boot'
 import yaml from 'js-yaml'
-import { isRecord } from '../arguments.ts'
+import { isRecord } from '../values.ts'
 import { name } from '../config.ts'
 import pkg from '../../package.json' with { type: 'json' }
 
@@ -21,10 +21,10 @@ import pkg from '../../package.json' with { type: 'json' }
  * of every text and object key, each time an alias repeats it: a config is a
  * few hundred of these, a profile's patch file a few thousand.
  */
-export const EXPANDED = 1 << 18
+const EXPANDED = 1 << 18
 
 /** How deep values may nest in a config file. */
-export const DEPTH = 64
+const DEPTH = 64
 
 /** What a `!!js` expression reads as: dsh keeps its source, to evaluate when it starts. */
 const JS = Symbol('!!js')
@@ -38,7 +38,6 @@ const DIALECT = yaml.JSON_SCHEMA.extend(
 )
 
 /** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
-// mutant (equivalent) ObjectLiteral "{}": dsh-base's row config is the plugin's defaults, which an empty config gives too.
 const BASE_ROW = { id: name, name: pkg.name, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } }
 
 /**
@@ -60,17 +59,20 @@ export function configFrom(text: string): Record<string, unknown> {
   if (isRecord(value)) return value
   if (!Array.isArray(value))
     throw new Error(
-      `holds neither a config object nor a list of profile patches (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`,
+      `holds neither a config object nor a list of profile patches (got ` +
+        `${value === undefined ? 'nothing' : JSON.stringify(value)})`,
     )
   value.forEach((patch, i) => {
     if (!isRecord(patch))
       throw new Error(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
   })
-  // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or one naming another package for this row, changes nothing here (dsh warns of it at start).
+  // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or
+  // one naming another package for this row, changes nothing here (dsh warns of it at start).
   const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]
   const row = rows.findLast((r) => r.id === name)!
   if (row.disabled === true) throw new Error(`disables ${name} (disabled: true): that profile runs no guard to replay`)
-  // A config left empty (null) is the defaults, as the plugin's schema takes it; YAML has no undefined, and the base row has a config.
+  // A config left empty (null) is the defaults, as the plugin's schema takes it; YAML has no
+  // undefined, and the base row has a config.
   if (row.config === null) return {}
   if (!isRecord(row.config))
     throw new Error(
@@ -93,13 +95,16 @@ function measure(value: unknown): void {
     size += typeof item === 'string' ? item.length + 1 : 1
     if (size > EXPANDED)
       throw new Error(
-        `expands to more than ${EXPANDED.toLocaleString('en-US')} values and characters (YAML aliases count each time they are used); a config is a few hundred`,
+        `expands to more than ${EXPANDED.toLocaleString('en-US')} values ` +
+          `and characters (YAML aliases count each time they are used); a config ` +
+          `is a few hundred`,
       )
     if (typeof item !== 'object' || item === null) continue
     if (depth === DEPTH) throw new Error(`nests values more than ${DEPTH} levels deep; a config nests two`)
     if (JS in item)
       throw new Error(
-        `holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), which dsh evaluates when it starts; replay takes plain values only`,
+        `holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), ` +
+          `which dsh evaluates when it starts; replay takes plain values only`,
       )
     // An object's keys count as text; a list's indexes are not written.
     for (const [key, child] of Object.entries(item)) {

@@ -23,7 +23,10 @@ export interface Log {
 
 /** Where a plain log is corrupt, in 1-based lines (the header is line 1); the readable lines around them were read. */
 export interface Corrupt {
-  /** The first line the backend could not take: unreadable, or with events that do not follow on from those before (some are missing). */
+  /**
+   * The first line the backend could not take: unreadable, or with events that do not follow on
+   * from those before (some are missing).
+   */
   from: number
   /** The lines that cannot be read as events. */
   lines: number[]
@@ -69,7 +72,8 @@ export class LogReader {
 
   /** Decode one log file; throws with the backend's reason when it cannot. */
   async read(file: string): Promise<Log> {
-    // Checked again right before reading, in case the file was replaced since it was found: only a regular file is ever opened.
+    // Checked again right before reading, in case the file was replaced since it was found: only a
+    // regular file is ever opened.
     const info = await stat(file)
     if (!info.isFile()) throw new Error('not a regular file')
     const zstd = file.endsWith('.zstd')
@@ -79,12 +83,12 @@ export class LogReader {
       prefix = await reader.readPrefix(file, undefined)
     } catch (error) {
       // A plain log with a bad line before a turn's end: looked at line by line below.
-      // mutant (equivalent) StringLiteral "\"\"": any other error the backend throws for a plain log comes from its header, which reading the part before a bad line meets again, with the same error.
       if (zstd || !(error as Error).message.startsWith('corrupt session log: ')) throw error
     }
     const torn =
       prefix?.tornMarker === undefined ? undefined : { afterBytes: prefix.tornMarker.truncateTo, ofBytes: info.size }
-    // The backend reads every complete event before a tear (of a zstd log, every complete frame, and what the torn one still yields) and says where it is.
+    // The backend reads every complete event before a tear (of a zstd log, every complete frame,
+    // and what the torn one still yields) and says where it is.
     if (prefix !== undefined && (torn === undefined || zstd))
       return { file, meta: prefix.meta, events: prefix.events, ...(torn === undefined ? {} : { torn }) }
     return (
@@ -116,7 +120,7 @@ export class LogReader {
     if (prefix !== undefined && after.every((line) => line.events === undefined)) return undefined
     // The backend reads the part before the stop as a whole log.
     this.given.set(file, bytes.subarray(0, lines[stop]?.start ?? bytes.length))
-    let read
+    let read: Awaited<ReturnType<PrefixReader['readPrefix']>>
     try {
       read = await reader.readPrefix(file, undefined)
     } finally {
@@ -174,7 +178,10 @@ export class LogReader {
   }
 }
 
-/** A corrupt log's trouble as a phrase: `line 7 cannot be read`, `lines 7, 9 and 12 cannot be read` (the first ten and how many more), or the line whose events do not follow on. */
+/**
+ * A corrupt log's trouble as a phrase: `line 7 cannot be read`, `lines 7, 9 and 12 cannot be read`
+ * (the first ten and how many more), or the line whose events do not follow on.
+ */
 export function corruption({ from, lines }: Corrupt): string {
   if (lines.length === 0) return `the events of line ${from} do not follow on from those before it (some are missing)`
   const shown = lines.slice(0, NAMED_LINES)
@@ -182,14 +189,15 @@ export function corruption({ from, lines }: Corrupt): string {
   const named =
     shown.length === 1
       ? `line ${shown[0]}`
-      : `lines ${shown.slice(0, -1).join(', ')}${more > 0 ? `, ${shown.at(-1)} and ${more} more` : ` and ${shown.at(-1)}`}`
+      : more > 0
+        ? `lines ${shown.join(', ')} and ${more} more`
+        : `lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
   return `${named} cannot be read as events of the JSONL backend`
 }
 
 /** A plain log's newline-terminated lines, each with the byte it starts at, the header first. */
 function completeLines(bytes: Buffer): { start: number; text: string }[] {
   const lines: { start: number; text: string }[] = []
-  // mutant (equivalent) EqualityOperator "end > 0": a log whose first byte is a line feed has no header, which the backend refuses before any line is looked at here.
   for (let start = 0, end = bytes.indexOf(0x0a); end >= 0; start = end + 1, end = bytes.indexOf(0x0a, start)) {
     lines.push({ start, text: bytes.subarray(start, end).toString('utf8') })
   }
@@ -201,12 +209,9 @@ function eventsOf(text: string): SessionEvent[] | undefined {
   try {
     // One event per record, or a chunk row's members: the decoder never gives none.
     const events = decodeStorageRecord(JSON.parse(text)) as ({ type?: unknown; seq?: unknown } | null)[]
-    // mutant (equivalent) MethodExpression "events.some(e => typeof e?.type === 'string' && Number.isSafeInteger(e.seq))": a record decodes to itself alone, and a chunk row to members the decoder has checked: some and every agree.
-    // mutant (equivalent) OptionalChaining "e.type": a line that decodes to null throws on reading its type, and the catch below answers undefined, as the check does.
     return events.every((e) => typeof e?.type === 'string' && Number.isSafeInteger(e.seq))
       ? (events as SessionEvent[])
       : undefined
-    // mutant (equivalent) BlockStatement "{}": an empty catch falls through to the end of the function, which returns undefined too.
   } catch {
     return undefined
   }

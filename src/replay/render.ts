@@ -16,7 +16,10 @@ import { count, grouped, printable, ratio, WIDTH, wrap } from './text.ts'
 /** The widest bar of the run-length chart, in characters. */
 const BAR = 40
 
-/** The most characters of a run's canonical arguments the text report quotes (the JSON has `argumentsPreviewChars` of them). */
+/**
+ * The most characters of a run's canonical arguments the text report quotes (the JSON has
+ * `argumentsPreviewChars` of them).
+ */
 const QUOTED = 60
 
 /** How wide the config column of the `--suggest` table is: a longer label goes on over more lines. */
@@ -48,7 +51,8 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     ...chart(total.histogram),
     `  tools that loop most: ${tools(total)}`,
     `  reminders: ${grouped(total.recordedReminders)} in the logs, ${grouped(total.configReminders)} with this config`,
-    `  withheld results: ${grouped(total.recordedWithheld)} in the logs${denied(total.recordedDenied)}, ${grouped(total.configWithheld)} with this config${denied(total.configDenied)}`,
+    `  withheld results: ${grouped(total.recordedWithheld)} in the logs${denied(total.recordedDenied)}, ` +
+      `${grouped(total.configWithheld)} with this config${denied(total.configDenied)}`,
     cost(total),
     ...effects(total),
   ]
@@ -62,7 +66,8 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
     lines.push(
       '',
       hidden > 0
-        ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} (--top N or --all for more):`
+        ? `the ${count(sessions.length, 'session')} that looped most, of ${sessions.length + hidden} ` +
+            `(--top N or --all for more):`
         : `${sessions.length === total.sessions ? 'every session' : 'the sessions that looped'}, most looping first:`,
     )
   }
@@ -82,6 +87,10 @@ function sessionLines(r: Report): string[] {
   const reminder = (m: ReminderReport & { effect?: string }) =>
     `after call ${m.afterCall} (${printable(m.summary)}${m.effect === undefined ? '' : `, then ${m.effect}`})`
   const withheld = (list: string[]) => (list.length === 0 ? 'none' : `calls ${listed(list, ', ')}`)
+  const reminders = (list: (ReminderReport & { effect?: string })[]) =>
+    list.length === 0 ? 'none' : listed(list.map(reminder), ', ')
+  const recordedWithheld = r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`)
+  const configWithheld = r.configWithheld.map((call) => (notRun.has(call) ? `${call} (not run)` : String(call)))
   return [
     `  ${count(r.toolCalls, 'tool call')}, ${grouped(r.trackedCalls)} tracked`,
     `  identical runs: ${
@@ -90,7 +99,8 @@ function sessionLines(r: Report): string[] {
         : listed(
             r.runs.map(
               (run) =>
-                `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} × ${run.length} from call ${run.start}`,
+                `${printable(run.tool)} ${printable(preview(run.arguments, QUOTED))} ` +
+                `× ${run.length} from call ${run.start}`,
             ),
             '; ',
           )
@@ -100,29 +110,36 @@ function sessionLines(r: Report): string[] {
       .map((c) => `  cycle: ${c.tools.map(printable).join(' → ')} × ${c.length} from call ${c.start}`),
     ...(r.cycles.length > LISTED ? [`  and ${count(r.cycles.length - LISTED, 'more cycle')}`] : []),
     `  tools that loop most: ${tools(r)}`,
-    `  reminders in the log: ${r.recordedReminders.length === 0 ? 'none' : listed(r.recordedReminders.map(reminder), ', ')}`,
-    `  reminders with this config: ${r.configReminders.length === 0 ? 'none' : listed(r.configReminders.map(reminder), ', ')}`,
+    `  reminders in the log: ${reminders(r.recordedReminders)}`,
+    `  reminders with this config: ${reminders(r.configReminders)}`,
     ...(r.recordedWithheld.length + r.configWithheld.length === 0
       ? []
       : [
-          `  withheld in the log: ${withheld(r.recordedWithheld.map((b) => `${b.call} (${b.denied ? 'not run, ' : ''}then ${b.effect})`))}`,
-          `  withheld with this config: ${withheld(r.configWithheld.map((call) => (notRun.has(call) ? `${call} (not run)` : String(call))))}`,
+          `  withheld in the log: ${withheld(recordedWithheld)}`,
+          `  withheld with this config: ${withheld(configWithheld)}`,
         ]),
     cost(r),
   ]
 }
 
-/** How many of the withheld results were of calls denied before they ran, when any were: those calls did not run at all. */
+/**
+ * How many of the withheld results were of calls denied before they ran, when any were: those calls
+ * did not run at all.
+ */
 function denied(n: number): string {
   return n === 0 ? '' : ` (${n} denied before running)`
 }
 
 /** The first {@link LISTED} items joined, then how many more there are. */
 function listed(items: string[], separator: string): string {
-  return `${items.slice(0, LISTED).join(separator)}${items.length > LISTED ? `${separator}and ${items.length - LISTED} more` : ''}`
+  const more = items.length > LISTED ? `${separator}and ${items.length - LISTED} more` : ''
+  return `${items.slice(0, LISTED).join(separator)}${more}`
 }
 
-/** "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated past reminders most. */
+/**
+ * "Did the reminders work": per kind of recorded reminder, what followed; and the tools repeated
+ * past reminders most.
+ */
 function effects(total: Totals): string[] {
   if (total.recordedReminders + total.recordedWithheld === 0)
     return ['  did the reminders work: no reminder or withheld result in the logs']
@@ -162,22 +179,19 @@ function chart(histogram: Record<string, number>): string[] {
 }
 
 function tools(r: { tools: Report['tools'] }): string {
-  const list = r.tools
-    .slice(0, 10)
-    .map((t) => `${printable(t.tool)} (${count(t.runs, 'run')}, ${count(t.repeatedCalls, 'repeated call')})`)
-  return list.length === 0
-    ? 'none'
-    : `${list.join(', ')}${r.tools.length > 10 ? `, and ${r.tools.length - 10} more` : ''}`
+  const list = r.tools.map(
+    (t) => `${printable(t.tool)} (${count(t.runs, 'run')}, ${count(t.repeatedCalls, 'repeated call')})`,
+  )
+  return list.length === 0 ? 'none' : listed(list, ', ')
 }
 
 function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
   const { responses, inputTokens, outputTokens } = r.cost
   const unknown = 'sessionsWithoutUsage' in r.cost ? r.cost.sessionsWithoutUsage : 0
-  // mutant (equivalent) LogicalOperator "inputTokens === null && outputTokens === null": Cost.total sets inputTokens and outputTokens to null together, so testing one tests both.
-  // mutant (equivalent) ConditionalExpression "false": as above, for either one alone.
-  // mutant (equivalent) ConditionalExpression "false": as above.
   if (inputTokens === null || outputTokens === null) return `${spent(r.cost)}; token usage not recorded in the log`
-  const known = `${count(responses, 'model response')} using ${grouped(inputTokens)} input and ${grouped(outputTokens)} output tokens`
+  const known =
+    `${count(responses, 'model response')} using ${grouped(inputTokens)} ` +
+    `input and ${grouped(outputTokens)} output tokens`
   const tokens =
     unknown === 0
       ? known
@@ -187,7 +201,10 @@ function cost(r: { cost: Report['cost'] | Totals['cost'] }): string {
 
 /** What the repeated calls of the loops carried. */
 function spent({ calls, argumentChars, resultChars }: LoopCost): string {
-  return `  cost of looping: ${count(calls, 'repeated call')} carrying ${count(argumentChars, 'character')} of arguments and ${grouped(resultChars)} of results`
+  return (
+    `  cost of looping: ${count(calls, 'repeated call')} carrying ${count(argumentChars, 'character')} ` +
+    `of arguments and ${grouped(resultChars)} of results`
+  )
 }
 
 /** A config's score on labeled loops, as the shared loop benchmark defines it. */
@@ -198,24 +215,36 @@ function scoreLines(file: string, s: Score, rereadsFile: string | undefined): st
     rereadsFile === undefined
       ? []
       : [
-          `  with the rereads (${printable(rereadsFile)}: ${rereads.episodes.stuck} stuck, ${rereads.episodes.productive} productive, ${rereads.episodes.unclear} unclear) judged for precision too; reread recall ${ratio(rereads.recall)} (stuck ${rereads.caught} of ${rereads.episodes.stuck})`,
+          `  with the rereads (${printable(rereadsFile)}: ${rereads.episodes.stuck} ` +
+            `stuck, ${rereads.episodes.productive} productive, ${rereads.episodes.unclear} ` +
+            `unclear) judged for precision too; reread recall ${ratio(rereads.recall)} ` +
+            `(stuck ${rereads.caught} of ${rereads.episodes.stuck})`,
         ]
   return [
-    `scored on labeled loops (${printable(file)}: ${count(labeled, 'episode')}; ${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} productive, ${episodes.unclear} unclear):`,
-    `  recall ${ratio(s.recall.overall)} (stuck ${caught.stuck} of ${episodes.stuck}, busy-poll ${caught['busy-poll']} of ${episodes['busy-poll']}), precision ${ratio(s.precision)} (${s.right} right, ${s.wrong} wrong), F1 ${ratio(s.f1)}`,
-    `  wasted calls ${s.wasted}, of which a reminder could have saved ${s.saved} (${ratio(s.shareOfWasted)}); latency ${s.latency === null ? '–' : count(s.latency, 'call')} (median)`,
+    `scored on labeled loops (${printable(file)}: ${count(labeled, 'episode')}; ` +
+      `${episodes.stuck} stuck, ${episodes['busy-poll']} busy-poll, ${episodes.productive} ` +
+      `productive, ${episodes.unclear} unclear):`,
+    `  recall ${ratio(s.recall.overall)} (stuck ${caught.stuck} of ${episodes.stuck}, ` +
+      `busy-poll ${caught['busy-poll']} of ${episodes['busy-poll']}), precision ` +
+      `${ratio(s.precision)} (${s.right} right, ${s.wrong} wrong), F1 ${ratio(s.f1)}`,
+    `  wasted calls ${s.wasted}, of which a reminder could have saved ${s.saved} ` +
+      `(${ratio(s.shareOfWasted)}); latency ${s.latency === null ? '–' : count(s.latency, 'call')} (median)`,
     ...more,
   ]
 }
 
 /** One labeled episode under `--all`: where it is, and what the config's reminders did there. */
 function episodeLine(e: EpisodeScore): string {
-  const where = `  ${printable(e.session)} calls ${e.first}–${e.last} ${e.label}${e.from === null ? '' : ` from ${e.from}`}: `
-  if (e.caughtAt !== null)
-    return `${where}caught at ${e.caughtAt}${e.firstReminder! < e.caughtAt ? ` (first reminder at ${e.firstReminder}, early)` : ''}, ${count(e.saved, 'call')} saved`
+  const from = e.from === null ? '' : ` from ${e.from}`
+  const where = `  ${printable(e.session)} calls ${e.first}–${e.last} ${e.label}${from}: `
+  if (e.caughtAt !== null) {
+    const early = e.firstReminder! < e.caughtAt ? ` (first reminder at ${e.firstReminder}, early)` : ''
+    return `${where}caught at ${e.caughtAt}${early}, ${count(e.saved, 'call')} saved`
+  }
   if (e.from !== null)
     return `${where}missed${e.firstReminder === null ? '' : `, first reminder at ${e.firstReminder} (early)`}`
-  return `${where}${e.firstReminder === null ? 'no reminder' : `reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`}`
+  if (e.firstReminder === null) return `${where}no reminder`
+  return `${where}reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`
 }
 
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
@@ -270,15 +299,20 @@ function advice({ suggestions, escalation }: Advice): string[] {
   const why = scored
     ? `${chosen.baseline ? 'keep the config given' : printable(chosen.label)}: the highest F1 on the labeled loops`
     : chosen.baseline
-      ? 'keep the config given: no candidate drops reminders on changed results while reminding every loop it reminded on repeated results'
-      : `${printable(chosen.label)}: fewest reminders on calls whose result changed (likely progress), reminding every loop the config given reminded on repeated results`
+      ? 'keep the config given: no candidate drops reminders on changed results ' +
+        'while reminding every loop it reminded on repeated results'
+      : `${printable(chosen.label)}: fewest reminders on calls whose result ` +
+        `changed (likely progress), reminding every loop the config given ` +
+        `reminded on repeated results`
   const { followed, of } = escalation
   const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
   const escalating =
     of === 0
-      ? 'escalation: no detailed reminder on a repeated result in the logs, so no evidence that reminders were ignored; none proposed'
+      ? 'escalation: no detailed reminder on a repeated result in the logs, ' +
+        'so no evidence that reminders were ignored; none proposed'
       : escalation.escalate
-        ? `escalation: ${evidence}, so blockAt and remindEvery are listed; compare what they withhold before you turn one on`
+        ? `escalation: ${evidence}, so blockAt and remindEvery are listed; ` +
+          `compare what they withhold before you turn one on`
         : `escalation: reminders mostly worked (${evidence}); none proposed`
   return [
     "advice (--suggest): where each config's reminders land",

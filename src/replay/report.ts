@@ -5,20 +5,19 @@
  * numbers out, no files.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview } from '../arguments.ts'
 import type { Config } from '../config.ts'
 import { createGuard, type Observation } from '../guard.ts'
 import { comparison } from '../compare.ts'
-import { effects, noEffects, type Effect, type EffectCounts } from './effects.ts'
+import { type Effect, effects } from './effects.ts'
 import type { Marks } from './score.ts'
 import type { Corrupt, Torn } from './reader.ts'
-import { readNotice, type NoticeKind } from '../reminders.ts'
+import type { NoticeKind } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { Cost, type LoopCost } from './cost.ts'
 
 /** One identical run of length 2 or more. */
-export interface RunReport {
+interface RunReport {
   tool: string
   arguments: string
   /** The run's first call, counted 1-based among the session's tool calls. */
@@ -27,7 +26,7 @@ export interface RunReport {
 }
 
 /** One repeating cycle of distinct calls that completed at least two repetitions. */
-export interface CycleReport {
+interface CycleReport {
   tools: string[]
   start: number
   length: number
@@ -40,15 +39,21 @@ export interface ReminderReport {
 }
 
 /** A reminder the live guard gave, which text it was, and what the model did next. */
-export interface RecordedReminder extends ReminderReport {
+interface RecordedReminder extends ReminderReport {
   kind: NoticeKind
   effect: Effect
-  /** Whether the call it was about returned the same result as the identical call before it (dsh's locators masked): a loop, not progress. */
+  /**
+   * Whether the call it was about returned the same result as the identical call before it (dsh's
+   * locators masked): a loop, not progress.
+   */
   repeatedResult: boolean
 }
 
-/** A result the live guard withheld (the session's `call`-th), whether it denied the call before it ran, and what the model did next. */
-export interface RecordedWithheld {
+/**
+ * A result the live guard withheld (the session's `call`-th), whether it denied the call before it
+ * ran, and what the model did next.
+ */
+interface RecordedWithheld {
   call: number
   denied: boolean
   effect: Effect
@@ -94,7 +99,10 @@ export interface SessionReport extends Report {
   corrupt?: Corrupt
 }
 
-/** Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them; `visit` hears of every tracked call. */
+/**
+ * Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them;
+ * `visit` hears of every tracked call.
+ */
 export function drive(
   transcript: Transcript,
   config: Config,
@@ -110,10 +118,7 @@ export function drive(
       continue
     }
     at++
-    const seen = guard.observe(
-      { agent, name: step.tool, arguments: step.args },
-      step.result as { isError: boolean; content: ContentBlock[] },
-    )
+    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result)
     if (seen === undefined) continue
     tracked++
     visit(step, at, seen)
@@ -136,7 +141,7 @@ export function report(transcript: Transcript, config: Config): Report {
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
     tracked.push({ at, call })
-    if (seen.length === 1) {
+    if (seen.inARow === 1) {
       close(result, run)
       // Quoted as compared, as a reminder quotes them: the ignored arguments left out.
       run = {
@@ -146,11 +151,10 @@ export function report(transcript: Transcript, config: Config): Report {
         length: 1,
       }
     } else {
-      run!.length = seen.length
+      run!.length = seen.inARow
       cost.add(call)
     }
     const tools = seen.cycle?.calls.map((c) => c.tool)
-    // mutant (equivalent) ConditionalExpression "false": a call never completes a different cycle from the call before it (the old cycle's streak breaks, and a call completing nothing closes it, first); checked for every sequence of 12 calls over 4 tools with maxCyclePeriod 3 and of 10 calls over 5 tools with 4.
     if (cycle !== undefined && (tools === undefined || tools.join('\n') !== cycle.tools.join('\n'))) {
       result.cycles.push(cycle)
       cycle = undefined

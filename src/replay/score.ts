@@ -16,7 +16,10 @@ export interface Marks {
 export interface EpisodeScore extends Episode {
   /** The first reminder or withheld result inside the episode, if any. */
   firstReminder: number | null
-  /** For a loop: the first reminder or withheld result from `from` to `last`, which caught it; null when it was missed. */
+  /**
+   * For a loop: the first reminder or withheld result from `from` to `last`, which caught it; null
+   * when it was missed.
+   */
   caughtAt: number | null
   /** For a caught loop: the calls a model that listened would not have made. */
   saved: number
@@ -32,7 +35,10 @@ export interface Score {
   recall: Record<LoopLabel | 'overall', number | null>
   /** First reminders inside loops at or past `from`. */
   right: number
-  /** First reminders before `from` or inside productive episodes, and every reminder of a labeled session outside every episode. */
+  /**
+   * First reminders before `from` or inside productive episodes, and every reminder of a labeled
+   * session outside every episode.
+   */
   wrong: number
   /** Right over right and wrong; null when no reminder was judged. */
   precision: number | null
@@ -40,13 +46,19 @@ export interface Score {
   f1: number
   /** The loops' pointless calls: `last − from + 1` each. */
   wasted: number
-  /** The calls after each caught loop's first reminder at or past `from` (from that call itself for a withheld result), up to `last`. */
+  /**
+   * The calls after each caught loop's first reminder at or past `from` (from that call itself for
+   * a withheld result), up to `last`.
+   */
   saved: number
   /** Saved over wasted; null without loops. */
   shareOfWasted: number | null
   /** The median of (first reminder at or past `from`) − `from` over caught loops; null when none was caught. */
   latency: number | null
-  /** With a rereads file: its episodes by label, and its `stuck` ones caught; judged for precision, never counted in the loops' recall. */
+  /**
+   * With a rereads file: its episodes by label, and its `stuck` ones caught; judged for precision,
+   * never counted in the loops' recall.
+   */
   rereads: { episodes: Record<Label, number>; caught: number; recall: number | null }
 }
 
@@ -96,7 +108,9 @@ export class Scorer {
     if (beyond !== undefined) {
       this.wrongLabels.push({
         episode: beyond,
-        what: `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}`,
+        what:
+          `call ${beyond.last} is past the end of session ${JSON.stringify(session)}, ` +
+          `which has ${calls} tool ${calls === 1 ? 'call' : 'calls'}`,
       })
       return undefined
     }
@@ -107,8 +121,6 @@ export class Scorer {
     for (const episode of episodes) {
       // The marks are sorted: the episode's are the run from the first at or past its first call.
       const within: number[] = []
-      // mutant (equivalent) ConditionalExpression "true": past the last mark all[i] is undefined, and undefined <= last is false: the loop stops there anyway.
-      // mutant (equivalent) EqualityOperator "i <= all.length": as above.
       for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++)
         within.push(all[i]!)
       inside += within.length
@@ -119,7 +131,10 @@ export class Scorer {
     return scored
   }
 
-  /** What in the labels does not fit the replayed logs, by file in line order: a call past a session's end, a session in two logs, a session no log has. */
+  /**
+   * What in the labels does not fit the replayed logs, by file in line order: a call past a
+   * session's end, a session in two logs, a session no log has.
+   */
   problems(): { file: string; problem: string }[] {
     const missing = [...this.labels.sessions]
       .filter(([id]) => !this.seen.has(id))
@@ -185,14 +200,20 @@ export class Scorer {
     return result
   }
 
-  /** An episode's first mark, judged alike in both files: right in a loop at or past `from`, wrong before it or in a productive episode; in an unclear one not judged. */
+  /**
+   * An episode's first mark, judged alike in both files: right in a loop at or past `from`, wrong
+   * before it or in a productive episode; in an unclear one not judged.
+   */
   private judgeFirst({ label, from }: Episode, mark: number | null): void {
     if (mark === null || label === 'unclear') return
     if (isLoop(label) && mark >= from!) this.sum.right++
     else this.sum.wrong++
   }
 
-  /** A reread scored: a `stuck` one caught by a mark from `from` on; nothing of the loops' figures (its first mark is judged as any episode's). */
+  /**
+   * A reread scored: a `stuck` one caught by a mark from `from` on; nothing of the loops' figures
+   * (its first mark is judged as any episode's).
+   */
   private reread(result: EpisodeScore, within: readonly number[]): EpisodeScore {
     const { label, from } = result
     this.sum.rereads[label]++

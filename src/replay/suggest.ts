@@ -28,13 +28,19 @@ export interface Tally {
   withheld: number
   /** Of the withheld, the calls denied before they run: they would not run at all. */
   denied: number
-  /** Reminders attached to a call whose result was the same as the previous identical call's: the model was seeing no new output. */
+  /**
+   * Reminders attached to a call whose result was the same as the previous identical call's: the
+   * model was seeing no new output.
+   */
   onRepeatedResults: number
   /** Reminders attached to a call whose result differed from the previous identical call's. */
   onChangedResults: number
   /** Calls that repeated the call before them, result included, and got no reminder. */
   unremindedLoopCalls: number
-  /** The loops the baseline reminded (stretches of calls each repeating the one before) that this config reminds too. */
+  /**
+   * The loops the baseline reminded (stretches of calls each repeating the one before) that this
+   * config reminds too.
+   */
   baselineLoopsKept: number
   /** The loops the baseline reminded on a call whose result repeated that this config leaves without a reminder. */
   baselineRepeatedLoopsLost: number
@@ -53,13 +59,19 @@ export interface Suggestion extends Candidate, Tally {
   recommended?: true
 }
 
-/** The loops a config reminded in one session, each named by the call its stretch starts at; and those where a reminded call's result repeated. */
+/**
+ * The loops a config reminded in one session, each named by the call its stretch starts at; and
+ * those where a reminded call's result repeated.
+ */
 export interface RemindedLoops {
   loops: ReadonlySet<number>
   repeated: ReadonlySet<number>
 }
 
-/** What a candidate's tally on a session is set against: the loops the baseline reminded there, and the session's labels to score on. */
+/**
+ * What a candidate's tally on a session is set against: the loops the baseline reminded there, and
+ * the session's labels to score on.
+ */
 interface Against {
   baseline: RemindedLoops
   scorer?: { id: string; scorer: Scorer } | undefined
@@ -112,7 +124,10 @@ export function tally(
   return { tally: result, reminded: { loops, repeated } }
 }
 
-/** For every call, 1-based, the call its stretch starts at: a call that repeats the one before it continues that one's stretch. */
+/**
+ * For every call, 1-based, the call its stretch starts at: a call that repeats the one before it
+ * continues that one's stretch.
+ */
 function stretches(transcript: Transcript): number[] {
   const starts: number[] = []
   for (const step of transcript.steps) {
@@ -231,7 +246,10 @@ export function recommend(suggestions: Suggestion[]): Suggestion[] {
   return suggestions
 }
 
-/** The recommendation as a ready patch for a dsh profile's `cordis.patch.yml`: the thresholds, and every option that is not its default. */
+/**
+ * The recommendation as a ready patch for a dsh profile's `cordis.patch.yml`: the thresholds, and
+ * every option that is not its default.
+ */
 export function patchSnippet(config: Config, defaults: Config): string {
   const lines = ['# ~/.dsh/profiles/<name>/cordis.patch.yml', '- id: repeat-tool-reminder', '  config:']
   for (const [key, value] of Object.entries(config) as [keyof Config, unknown][]) {

@@ -13,8 +13,6 @@ export const WIDTH = 100
  * indented four more than the line it continues.
  */
 export function wrap(line: string, width: number): string[] {
-  // mutant (speed) EqualityOperator "line.length < width": a line that fits goes through the loop without a cut and comes out whole: the early return only saves the loop.
-  // mutant (speed) ConditionalExpression "false": as above.
   if (line.length <= width) return [line]
   const indent = ' '.repeat(line.length - line.trimStart().length + 4)
   const out: string[] = []
@@ -24,7 +22,6 @@ export function wrap(line: string, width: number): string[] {
     const room = width - lead.length
     const space = rest.lastIndexOf(' ', room)
     // A break inside the leading indentation would leave an empty line: cut the word instead.
-    // mutant (equivalent) EqualityOperator "space >= rest.length - rest.trimStart().length": a space at the index where the leading whitespace ends would itself be leading whitespace: the two are never equal.
     const cut = space > rest.length - rest.trimStart().length ? space : room
     out.push(lead + rest.slice(0, cut))
     rest = rest.slice(cut).trimStart()
@@ -44,6 +41,7 @@ export function wrap(line: string, width: number): string[] {
 export function printable(text: unknown): string {
   const shown = typeof text === 'string' ? text : String(JSON.stringify(text))
   return shown.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters made visible.
     /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )

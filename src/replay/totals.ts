@@ -12,7 +12,7 @@ import { addLoops, byRepeatedCalls, type Report, type ToolLoops } from './report
 export type EffectKind = NoticeKind | 'withheld'
 
 /** Per tool: how many recorded reminders the model repeated the call past. */
-export interface RepeatedPast {
+interface RepeatedPast {
   tool: string
   reminders: number
 }
@@ -120,7 +120,6 @@ export function addToTotals(total: Totals, s: Report): void {
   total.cost.calls += s.cost.calls
   total.cost.argumentChars += s.cost.argumentChars
   total.cost.resultChars += s.cost.resultChars
-  // mutant (equivalent) ConditionalExpression "false": Cost.total sets inputTokens and outputTokens to null together, so testing one tests both.
   if (s.cost.inputTokens === null || s.cost.outputTokens === null) {
     total.cost.sessionsWithoutUsage++
   } else {

@@ -7,11 +7,12 @@
  */
 import type { ContentBlock, TokenUsage, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
-import { deliveredArguments, isRecord } from '../arguments.ts'
+import { deliveredArguments } from '../arguments.ts'
+import { isRecord, kept } from '../values.ts'
 import { comparison, type Comparison, type ComparedBy } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
 import { deniedBeforeRunning, readNotice, type NoticeKind } from '../reminders.ts'
-import { sameOutcome, type Outcome } from '../results.ts'
+import { type Outcome, type Result, sameOutcome } from '../results.ts'
 
 /** One tool call as the live guard saw it, read from the log. */
 export interface LoggedCall {
@@ -21,14 +22,21 @@ export interface LoggedCall {
   /** The arguments as the loop delivered them to the tool. */
   args: unknown
   /** The result the live guard saw: the logged one, or for a result it withheld, the one it had seen repeat. */
-  result: { isError: boolean; content: readonly ContentBlock[] }
+  result: Result
   /** The logged result content, for the cost of looping. */
   logged: readonly ContentBlock[]
   /** The top-level arguments left out when it is compared with other calls. */
   ignored: readonly string[]
-  /** Its outcome, the result as `resultAware` compares it: dsh's locators masked, a read of a running job by its status. */
+  /**
+   * Its outcome, the result as `resultAware` compares it: dsh's locators masked, a read of a
+   * running job by its status.
+   */
   outcome: Outcome
-  /** Whether its result equals that of the latest earlier call with the same tool and arguments among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's locators masked. */
+  /**
+   * Whether its result equals that of the latest earlier call with the same tool and arguments
+   * among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's
+   * locators masked.
+   */
   repeatsResult: boolean
   /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
   repeatsCall: boolean
@@ -37,7 +45,7 @@ export interface LoggedCall {
 }
 
 /** A reminder the live guard attached, where it stood: after the session's `afterCall`-th tool result. */
-export interface LoggedReminder {
+interface LoggedReminder {
   afterCall: number
   summary: string
   kind: NoticeKind
@@ -45,7 +53,10 @@ export interface LoggedReminder {
   tools: string[]
 }
 
-/** A session as replay needs it: its calls and user messages in log order, and what the live guard and the model recorded. */
+/**
+ * A session as replay needs it: its calls and user messages in log order, and what the live guard
+ * and the model recorded.
+ */
 export interface Transcript {
   steps: (LoggedCall | UserMessage)[]
   calls: number
@@ -54,7 +65,10 @@ export interface Transcript {
   withheld: number[]
   /** Of those, the calls it denied before they ran (`blockAt` on a tool whose outcomes are not compared). */
   denied: number[]
-  /** Per model response that made tool calls, in log order: its recorded token usage, or undefined when the log has none. */
+  /**
+   * Per model response that made tool calls, in log order: its recorded token usage, or undefined
+   * when the log has none.
+   */
   usage: (TokenUsage | undefined)[]
 }
 
@@ -175,7 +189,7 @@ class Transcriber {
     this.answered.add(id)
     transcript.calls++
     const args = deliveredArguments(call.raw)
-    const logged = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
+    const logged: Result = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
     const seen = compared.call(call.tool, args, logged)
     const same = findLast(recent, (c) => compared.sameCall(c, seen))
     const denied = logged.isError ? deniedOf(logged.content) : undefined
@@ -203,20 +217,19 @@ class Transcriber {
   }
 }
 
-/** What the evidence compares, one object per list of ignored arguments, so that every session of a replay shares its comparison. */
+/**
+ * What the evidence compares, one object per list of ignored arguments, so that every session of a
+ * replay shares its comparison.
+ */
 const evidence = new WeakMap<readonly string[], ComparedBy>()
 
 /** How the evidence compares calls: every call tracked, every outcome compared, the given arguments left out. */
 function evidenceOf(ignoreArguments: readonly string[]): ComparedBy {
-  let config = evidence.get(ignoreArguments)
-  if (config === undefined)
-    evidence.set(ignoreArguments, (config = { include: [], exclude: [], ignoreArguments, resultAware: true }))
-  return config
+  return kept(evidence, ignoreArguments, () => ({ include: [], exclude: [], ignoreArguments, resultAware: true }))
 }
 
 /** The content list of the message an event carries; empty when it carries none. */
 function contentOf(data: Record<string, unknown>): unknown[] {
-  // mutant (equivalent) ArrayDeclaration "[\"Stryker was here\"]": a list of one string instead of none: a response finds no tool call in it and a result no block naming a call (a string is no record), as in an empty list.
   return isRecord(data.message) && Array.isArray(data.message.content) ? (data.message.content as unknown[]) : []
 }
 
@@ -224,7 +237,10 @@ function isUsage(value: unknown): value is TokenUsage {
   return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
 }
 
-/** Whether a result is this plugin's withheld feedback: true for a call denied before it could run, false for one that ran; undefined when it is not. */
+/**
+ * Whether a result is this plugin's withheld feedback: true for a call denied before it could run,
+ * false for one that ran; undefined when it is not.
+ */
 function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
   const first = content[0]!
   if (content.length !== 1 || first.type !== 'text' || typeof first.text !== 'string') return undefined
