@@ -17,7 +17,8 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
-import { commandLine, configured, unprefixed } from '../src/replay/options.ts'
+import { Problem } from '../src/problem.ts'
+import { commandLine, configured } from '../src/replay/options.ts'
 import { printable } from '../src/replay/text.ts'
 import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
 
@@ -63,8 +64,9 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     options = parseOptions(argv)
   } catch (error) {
     // What the user typed, escaped: a command line can carry control and bidirectional characters too.
-    output.err(printable((error as Error).message))
-    return 2
+    const problem = Problem.of(error)
+    output.err(printable(problem.message))
+    return problem.status
   }
   if (options.help) {
     output.out(USAGE)
@@ -80,8 +82,9 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
       output.out(line)
   } catch (error) {
     // A config the plugin refuses at load, said as the demo's error.
-    output.err(printable(`${DEMO}: ${unprefixed(error)}`))
-    return 2
+    const problem = Problem.of(error).at(DEMO)
+    output.err(printable(problem.message))
+    return problem.status
   } finally {
     // Disposing the harness writes out what the session persistence still holds.
     await root.ctx.fiber.dispose()

@@ -5,6 +5,7 @@
  * the package judges a config.
  */
 import Schema from '@deepseek-ai/schemastery'
+import { Problem } from './problem.ts'
 
 /** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
 export const name = 'repeat-tool-reminder'
@@ -65,7 +66,7 @@ const READ_ONLY_TOOLS = [
 
 /** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
 function reject(rule: string, value: unknown): never {
-  throw new Error(`${name}: ${rule} (got ${show(value)})`)
+  throw new Problem(`${rule} (got ${show(value)})`, [name])
 }
 
 /**
@@ -173,7 +174,7 @@ function validate(raw: unknown): Config {
     if (!Object.hasOwn(fields.dict!, key)) {
       const near = closest(key)
       const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`
-      throw new Error(`${name}: unknown option ${JSON.stringify(key)}${hint}`)
+      throw new Problem(`unknown option ${JSON.stringify(key)}${hint}`, [name])
     }
   }
   const config = fields({ ...raw }) as Config

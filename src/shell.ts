@@ -9,6 +9,7 @@
  * a command counts as one that may change what later calls read.
  */
 import type { Node, Parser } from 'web-tree-sitter'
+import { Problem } from './problem.ts'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
 export const SHELL_TOOL = 'bash'
@@ -72,7 +73,7 @@ export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promis
     await Parser.init()
     const paths = grammars.map((path) => (typeof path === 'string' ? path : fileURLToPath(path)))
     const grammar = paths.find((path) => existsSync(path))
-    if (grammar === undefined) throw new Error(`the bash grammar is missing (looked for ${paths.join(', ')})`)
+    if (grammar === undefined) throw new Problem(`the bash grammar is missing (looked for ${paths.join(', ')})`)
     const loaded = new Parser()
     loaded.setLanguage(await Language.load(grammar))
     parser = loaded

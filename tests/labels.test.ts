@@ -120,7 +120,7 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
       const { out } = await runReplay(['replay', root, '--labels', file, '--suggest', '--json'])
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
       const rows = suggestions.map((s) => [
-        s.label,
+        s.name,
         s.score!.f1,
         s.score!.shareOfWasted,
         s.reminders,
@@ -428,10 +428,10 @@ describe('the score, as the loop benchmark defines it', () => {
         ),
       )
       expect(scorer.add('c', 1, { reminders: [], withheld: [] })).toBeUndefined()
-      expect(scorer.problems()).toEqual([
-        { file: 'labels.jsonl', problem: 'line 1: session "a" is in none of the replayed logs' },
-        { file: 'labels.jsonl', problem: 'line 2: session "b" is in none of the replayed logs' },
-        { file: 'labels.jsonl', problem: 'line 3: call 2 is past the end of session "c", which has 1 tool call' },
+      expect(scorer.problems().map((p) => p.message)).toEqual([
+        'labels.jsonl: line 1: session "a" is in none of the replayed logs',
+        'labels.jsonl: line 2: session "b" is in none of the replayed logs',
+        'labels.jsonl: line 3: call 2 is past the end of session "c", which has 1 tool call',
       ])
     },
   )

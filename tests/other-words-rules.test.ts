@@ -659,8 +659,8 @@ describe('scoring rereads, as the loop benchmark says', () => {
       ),
     )
     scorer.add('s', 2, { reminders: [], withheld: [] })
-    expect(scorer.problems()).toEqual([
-      { file: 'rereads.jsonl', problem: 'line 1: session "gone" is in none of the replayed logs' },
+    expect(scorer.problems().map((p) => p.message)).toEqual([
+      'rereads.jsonl: line 1: session "gone" is in none of the replayed logs',
     ])
   })
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { reason } from '../src/replay/logs.ts'
+import { sentence } from '../src/problem.ts'
 import { LogReader } from '../src/replay/reader.ts'
 import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
@@ -416,7 +416,7 @@ describe('replay: what a path is, said as a sentence', () => {
     ],
     ['an error with no code', new Error('corrupt log'), 'corrupt log'],
   ])('%s', (_label, error, expected) => {
-    expect(reason(error)).toBe(expected)
+    expect(sentence(error)).toBe(expected)
   })
 
   it.each<[string, string | Buffer, string]>([

@@ -1,5 +1,6 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
+import { Problem } from '../src/problem.ts'
 import { withheldFeedback } from '../src/reminders.ts'
 import { transcribe } from '../src/replay/transcript.ts'
 import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from './support/events.ts'
@@ -86,7 +87,7 @@ describe('reading a session log into calls', () => {
 
   it('a call with an empty tool name is refused, naming it', () => {
     expect(() => transcribe(events({ tool: '', args: {} }), [])).toThrow(
-      new Error('tool call "call-1" (event 0) has no tool name'),
+      new Problem('tool call "call-1" (event 0) has no tool name'),
     )
   })
 })
@@ -108,29 +109,29 @@ describe('reading what the live guard left', () => {
 
   it('a reminder before any tool result, or with a summary that is not text, is a log no loop writes', () => {
     expect(() => transcribe([reminder(0, 'grep × 3')], [])).toThrow(
-      new Error('reminder (event 0) from repeat-tool-reminder comes before any tool result'),
+      new Problem('reminder (event 0) from repeat-tool-reminder comes before any tool result'),
     )
     expect(() => transcribe([...events(LOGGED_GREP), reminder(5, null)], [])).toThrow(
-      new Error('reminder (event 5) from repeat-tool-reminder has no summary text'),
+      new Problem('reminder (event 5) from repeat-tool-reminder has no summary text'),
     )
   })
 
   it('a user message without content, or an event without data, is named', () => {
     expect(() =>
       transcribe([{ type: 'user/message', seq: 3, data: { source: { kind: 'user' } } } as unknown as SessionEvent], []),
-    ).toThrow(new Error('user message (event 3) has no source or no content list'))
+    ).toThrow(new Problem('user message (event 3) has no source or no content list'))
     expect(() => transcribe([{ type: 'tool/result', seq: 4, data: null } as unknown as SessionEvent], [])).toThrow(
-      new Error('tool/result (event 4) carries no data'),
+      new Problem('tool/result (event 4) carries no data'),
     )
     expect(() => transcribe([{ type: 'step/start', seq: 5, data: [] } as unknown as SessionEvent], [])).toThrow(
-      new Error('step/start (event 5) carries no data'),
+      new Problem('step/start (event 5) carries no data'),
     )
     expect(() =>
       transcribe([{ type: 'tool/result', seq: 6, data: { message: 'none' } } as unknown as SessionEvent], []),
-    ).toThrow(new Error('tool result (event 6) names no call it answers'))
+    ).toThrow(new Problem('tool result (event 6) names no call it answers'))
     expect(() =>
       transcribe([{ type: 'tool/result', seq: 7, data: { message: { content: [] } } } as unknown as SessionEvent], []),
-    ).toThrow(new Error('tool result (event 7) names no call it answers'))
+    ).toThrow(new Problem('tool result (event 7) names no call it answers'))
   })
 
   it('a response without tool calls holds no usage of loops; one whose message is malformed makes no call', () => {
@@ -152,7 +153,7 @@ describe('reading what the live guard left', () => {
 
   it('a result with a content block that is not an object is refused, naming it', () => {
     expect(() => transcribe(events({ ...LOGGED_GREP, result: [null] }), [])).toThrow(
-      new Error('tool result (event 1) for call "call-1" has a content block that is not an object'),
+      new Problem('tool result (event 1) for call "call-1" has a content block that is not an object'),
     )
   })
 
@@ -164,10 +165,10 @@ describe('reading what the live guard left', () => {
         data: { message: { content: [{ type: 'tool-call', id: 'call-1' }] }, usage },
       }) as unknown as SessionEvent
     expect(() => transcribe([response({ inputTokens: 'many', outputTokens: 2 }), ...events(LOGGED_GREP)], [])).toThrow(
-      new Error('model response (event 9) has a usage that is not token counts'),
+      new Problem('model response (event 9) has a usage that is not token counts'),
     )
     expect(() => transcribe([response({ inputTokens: 3 }), ...events(LOGGED_GREP)], [])).toThrow(
-      new Error('model response (event 9) has a usage that is not token counts'),
+      new Problem('model response (event 9) has a usage that is not token counts'),
     )
     expect(transcribe([response({ inputTokens: 3, outputTokens: 2 }), ...events(LOGGED_GREP)], []).usage).toEqual([
       { inputTokens: 3, outputTokens: 2 },

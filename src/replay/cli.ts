@@ -5,13 +5,13 @@
  * input was read, 1 when any failed, 2 for bad options. It never creates or
  * changes a file.
  */
-import { type Config, name } from '../config.ts'
+import type { Config } from '../config.ts'
 import type { Labels } from './labels.ts'
 import { loadShell } from '../shell.ts'
 import { Scorer, type EpisodeScore, type Score } from './score.ts'
-import { discover, reason } from './logs.ts'
+import { discover } from './logs.ts'
 import { corruption, LogReader, type Corrupt, type Torn } from './reader.ts'
-import { loadInputs, parse, USAGE, type Request } from './options.ts'
+import { type Inputs, loadInputs, parse, REPLAY, type Request, USAGE } from './options.ts'
 import { render } from './render.ts'
 import { count, printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
@@ -19,6 +19,7 @@ import { addProgress, evidenceArguments, type Escalation, type ProgressStats } f
 import { advise, type Suggestion } from './suggest.ts'
 import { addToTotals, emptyTotals, looped, type Totals } from './totals.ts'
 import { transcribe, type Transcript } from './transcript.ts'
+import { FAILED, Problem } from '../problem.ts'
 
 /** Where the command writes, and whether stderr is a terminal that can show progress. */
 export interface Io {
@@ -54,21 +55,19 @@ interface Session {
 /** Run the command with `argv` (after the program name); resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let request: Request | undefined
+  let inputs: Inputs
   try {
     request = parse(argv)
+    if (request === undefined) {
+      io.out(`${USAGE}\n`)
+      return 0
+    }
+    inputs = await loadInputs(request)
   } catch (error) {
     // What the user typed, escaped: a command line can carry control and bidirectional characters too.
-    io.err(`${printable((error as Error).message)}\n`)
-    return 2
-  }
-  if (request === undefined) {
-    io.out(`${USAGE}\n`)
-    return 0
-  }
-  const inputs = await loadInputs(request)
-  if (typeof inputs === 'string') {
-    io.err(`${name} replay: ${printable(inputs)}\n`)
-    return 2
+    const problem = Problem.of(error)
+    io.err(`${printable(problem.message)}\n`)
+    return problem.status
   }
   const { config, labels } = inputs
   // The shell parser `rereads` judges bash commands with, loaded before any session is replayed: a
@@ -76,7 +75,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   await loadShell()
   const terminal = new Terminal(io)
   const found = await discover(request.paths)
-  for (const e of found.errors) terminal.fail(e.path, e.reason)
+  for (const problem of found.problems) terminal.fail(problem)
   const reader = new LogReader()
   const evidence = evidenceArguments(config)
   const read = (file: string, fail = terminal.fail) => readSession(reader, file, evidence, fail)
@@ -85,7 +84,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const pass = await replayAll(found.files, read, config, request, labels, terminal, progress)
     // Labels that do not fit the logs are reported, and nothing is scored from them.
     const problems = pass.scorer?.problems() ?? []
-    for (const { file, problem } of problems) terminal.fail(file, problem)
+    for (const problem of problems) terminal.fail(problem)
     // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
     if (pass.total.sessions === 0) return 1
     const scored =
@@ -130,7 +129,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } finally {
     await reader.close()
   }
-  return terminal.errors.length > 0 ? 1 : 0
+  return terminal.errors.length > 0 ? FAILED : 0
 }
 
 /** What the first pass over the logs gathered. */
@@ -178,9 +177,10 @@ async function replayAll(
       ...report(session.transcript, config),
     }
     // A torn or corrupt log is reported with what it holds, and said out loud: its numbers are a part of the session's.
-    if (session.torn !== undefined) terminal.fail(file, tornReason(session.torn, one.toolCalls))
-    if (session.corrupt !== undefined) terminal.fail(file, corruptReason(session.corrupt, one.toolCalls))
-    addToTotals(pass.total, one)
+    if (session.torn !== undefined) terminal.fail(new Problem(tornReason(session.torn, one.toolCalls), [file], FAILED))
+    if (session.corrupt !== undefined)
+      terminal.fail(new Problem(corruptReason(session.corrupt, one.toolCalls), [file], FAILED))
+    addToTotals(pass.total, one, session.transcript.reminders)
     pass.scorer?.add(one.id, one.toolCalls, marks(one))
     for (const step of session.transcript.steps) if ('tool' in step) addProgress(pass.stats, step)
     if (request.json) {
@@ -207,12 +207,13 @@ class Terminal {
     this.io = io
   }
 
-  /** Report an input that failed, on a line of its own. */
-  readonly fail = (path: string, why: string): void => {
-    this.errors.push({ path, reason: why })
+  /** Report an input that failed, a problem of its path, on a line of its own. */
+  readonly fail = (problem: Problem): void => {
+    const [path, ...inside] = problem.where
+    this.errors.push({ path: path!, reason: [...inside, problem.what].join(': ') })
     // A progress line on the terminal is cleared first, so the error gets a line of its own.
     if (this.shown) this.io.err('\r\u001b[2K')
-    this.io.err(`${name} replay: ${printable(path)}: ${printable(why)}\n`)
+    this.io.err(`${printable(problem.within(REPLAY).message)}\n`)
   }
 
   /** Show how far a pass has come, over the last progress line. */
@@ -233,13 +234,13 @@ async function readSession(
   reader: LogReader,
   file: string,
   ignoreArguments: readonly string[],
-  fail: (path: string, why: string) => void,
+  fail: (problem: Problem) => void,
 ): Promise<Session | undefined> {
   try {
     const { meta, events, torn, corrupt } = await reader.read(file)
     // The backend refuses a header without a string id; a parent session it passes through as written.
     if (meta.parentSession !== undefined && typeof meta.parentSession !== 'string')
-      throw new Error('its header names a parent session that is not an id')
+      throw new Problem('its header names a parent session that is not an id')
     return {
       id: meta.id,
       parent: meta.parentSession,
@@ -248,7 +249,7 @@ async function readSession(
       corrupt,
     }
   } catch (error) {
-    fail(file, reason(error))
+    fail(new Problem(Problem.of(error).message, [file], FAILED))
     return undefined
   }
 }

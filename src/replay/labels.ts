@@ -8,6 +8,7 @@
 import { preview } from '../arguments.ts'
 import { isRecord } from '../values.ts'
 import { printable } from './text.ts'
+import { Problem } from '../problem.ts'
 
 /** What a reader judged a stretch of repeating calls to be. */
 export type Label = 'stuck' | 'busy-poll' | 'productive' | 'unclear'
@@ -59,13 +60,16 @@ export function readLabels(file: string, text: string, reread = false): Labels {
   for (let i = 0; i < lines.length && failure === undefined; i++) {
     const source = lines[i]!.trim()
     if (source === '') continue
-    const episode = parseEpisode(source, i + 1, reread)
-    if (typeof episode === 'string') failure = { line: i + 1, what: episode }
-    else {
-      const list = sessions.get(episode.session)
-      if (list === undefined) sessions.set(episode.session, [episode])
-      else list.push(episode)
+    let episode: Episode
+    try {
+      episode = parseEpisode(source, i + 1, reread)
+    } catch (error) {
+      failure = { line: i + 1, what: Problem.of(error).what }
+      break
     }
+    const list = sessions.get(episode.session)
+    if (list === undefined) sessions.set(episode.session, [episode])
+    else list.push(episode)
   }
   // Overlaps are looked for only among the lines before the first bad one, which is reported unless
   // an overlap comes first.
@@ -73,7 +77,7 @@ export function readLabels(file: string, text: string, reread = false): Labels {
     const overlap = firstOverlap(list)
     if (overlap !== undefined && (failure === undefined || overlap.line < failure.line)) failure = overlap
   }
-  if (failure !== undefined) throw new Error(problem(failure.line, failure.what))
+  if (failure !== undefined) throw new Problem(failure.what, [`line ${failure.line}`])
   return { file, sessions }
 }
 
@@ -90,22 +94,15 @@ export function withRereads(loops: Labels, rereads: Labels): Labels {
     for (const episode of list) {
       const loop = own.find((e) => !e.reread && overlaps(e, episode))
       if (loop !== undefined)
-        throw new Error(
-          problem(
-            episode.line,
-            `calls ${episode.first}–${episode.last} overlap the loop episode ` +
-              `on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`,
-          ),
+        throw new Problem(
+          `calls ${episode.first}–${episode.last} overlap the loop episode ` +
+            `on line ${loop.line} of ${loops.file} (calls ${loop.first}–${loop.last})`,
+          [`line ${episode.line}`],
         )
     }
     sessions.set(id, [...own, ...list])
   }
   return { file: loops.file, rereads: rereads.file, sessions }
-}
-
-/** What is wrong with a labels line, as a person reads it. */
-export function problem(line: number, what: string): string {
-  return `line ${line}: ${what}`
 }
 
 /** Whether two episodes share a call. */
@@ -152,37 +149,46 @@ function firstOverlap(list: readonly Episode[]): { line: number; what: string } 
   }
 }
 
-/** One line as an episode, or what is wrong with it. */
-function parseEpisode(source: string, line: number, reread: boolean): Episode | string {
+/** One line as an episode; throws a {@link Problem} saying what is wrong with it. */
+function parseEpisode(source: string, line: number, reread: boolean): Episode {
   const value = parsed(source)
-  if (!isRecord(value)) return 'not a JSON object'
+  if (!isRecord(value)) throw new Problem('not a JSON object')
   const raw = fields(source)
-  if (raw.twice !== undefined) return `key ${excerpt(JSON.stringify(raw.twice))} given twice`
+  if (raw.twice !== undefined) throw new Problem(`key ${excerpt(JSON.stringify(raw.twice))} given twice`)
   for (const key of Object.keys(value))
     if (!EPISODE_KEYS.has(key))
-      return `unknown key ${excerpt(JSON.stringify(key))} (an episode has session, first, last, label, from and why)`
+      throw new Problem(
+        `unknown key ${excerpt(JSON.stringify(key))} (an episode has session, first, last, label, from and why)`,
+      )
   for (const key of ['session', 'first', 'last', 'label', 'from'])
-    if (!Object.hasOwn(value, key)) return `no ${JSON.stringify(key)}`
+    if (!Object.hasOwn(value, key)) throw new Problem(`no ${JSON.stringify(key)}`)
   const { session, first, last, label, from, why } = value
   // A value is quoted as written, cut short: a number as the line spells it, never as JSON reads it back.
   const shown = (key: string) => excerpt(raw.values.get(key)!)
-  if (typeof session !== 'string' || session === '') return '"session" must be a session id (a non-empty string)'
+  if (typeof session !== 'string' || session === '')
+    throw new Problem('"session" must be a session id (a non-empty string)')
   if (!isCall(first))
-    return `"first" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('first')}`
+    throw new Problem(
+      `"first" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('first')}`,
+    )
   if (!isCall(last))
-    return `"last" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('last')}`
-  if (first > last) return `"first" (${first}) is after "last" (${last})`
+    throw new Problem(
+      `"last" must be a call number (an integer from 1 to ${Number.MAX_SAFE_INTEGER}), not ${shown('last')}`,
+    )
+  if (first > last) throw new Problem(`"first" (${first}) is after "last" (${last})`)
   if (!LABELS.includes(label as Label))
-    return `"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${shown('label')}`
-  if (why !== undefined && typeof why !== 'string') return '"why" must be a text when given'
+    throw new Problem(
+      `"label" must be one of ${LABELS.map((l) => JSON.stringify(l)).join(', ')}, not ${shown('label')}`,
+    )
+  if (why !== undefined && typeof why !== 'string') throw new Problem('"why" must be a text when given')
   if (isLoop(label as Label)) {
     if (!isCall(from) || from < first || from > last)
-      return (
+      throw new Problem(
         `"from" must be a call number from "first" to "last" (${first}–${last}) ` +
-        `for a ${label} episode, not ${shown('from')}`
+          `for a ${label} episode, not ${shown('from')}`,
       )
   } else if (from !== null) {
-    return `"from" must be null for a ${label} episode, not ${shown('from')}`
+    throw new Problem(`"from" must be null for a ${label} episode, not ${shown('from')}`)
   }
   return { session, first, last, label: label as Label, from: from as number | null, line, reread }
 }

@@ -8,35 +8,14 @@
 import type { Dirent } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
+import { FAILED, Problem, sentence } from '../problem.ts'
 
 const TRANSCRIPTS = new Set(['session.jsonl', 'session.jsonl.zstd'])
 
-/** Where a path's logs were found, and what could not be read on the way. */
+/** Where a path's logs were found, and what could not be read on the way, each a problem of its path. */
 export interface Found {
   files: string[]
-  errors: { path: string; reason: string }[]
-}
-
-/** What the file system's error codes mean, as a reader of the report needs it. */
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied: this user may not read it',
-  EPERM: 'operation not permitted: this user may not read it',
-  ENOTDIR: 'a part of the path is not a folder',
-  ELOOP: 'too many symbolic links in a row',
-  ENAMETOOLONG: 'the path is too long',
-  EMFILE: 'too many files open at once',
-  EIO: 'the disk could not be read (an I/O error)',
-}
-
-/**
- * Why reading a path failed, in a few words: a file system error by what it means, never Node's
- * message; any other error by its own.
- */
-export function reason(error: unknown): string {
-  const { code, message } = error as { code?: unknown; message: string }
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return message
-  return FILE_ERRORS[code] ?? `it cannot be read (${code})`
+  problems: Problem[]
 }
 
 /**
@@ -47,7 +26,7 @@ export function reason(error: unknown): string {
  */
 export async function discover(paths: readonly string[]): Promise<Found> {
   const files: string[] = []
-  const errors: Found['errors'] = []
+  const problems: Problem[] = []
   // A log is itself by its identity on disk, so a hard link or a symlink named on the command line is read once.
   const seen = new Set<string>()
   const add = async (file: string) => {
@@ -62,24 +41,29 @@ export async function discover(paths: readonly string[]): Promise<Found> {
       const info = await stat(path)
       if (info.isDirectory()) {
         const found: string[] = []
-        const before = errors.length
-        await walk(resolve(path), found, errors)
-        if (found.length === 0 && errors.length === before) {
-          errors.push({ path, reason: 'no session.jsonl or session.jsonl.zstd below this directory' })
+        const before = problems.length
+        await walk(resolve(path), found, problems)
+        if (found.length === 0 && problems.length === before) {
+          problems.push(failure(path, 'no session.jsonl or session.jsonl.zstd below this directory'))
         }
         for (const file of found.sort()) await add(file)
       } else if (!TRANSCRIPTS.has(basename(path))) {
         // Only a regular file is ever opened, to see what it holds: a FIFO would never answer.
-        errors.push({ path, reason: info.isFile() ? await misnamed(path) : NOT_A_LOG })
+        problems.push(failure(path, info.isFile() ? await misnamed(path) : NOT_A_LOG))
       } else {
         // Anything but a regular file is refused when it is read (see LogReader.read).
         await add(resolve(path))
       }
     } catch (error) {
-      errors.push({ path, reason: reason(error) })
+      problems.push(failure(path, sentence(error)))
     }
   }
-  return { files, errors }
+  return { files, problems }
+}
+
+/** An input that could not be read, a problem of its path. */
+function failure(path: string, what: string): Problem {
+  return new Problem(what, [path], FAILED)
 }
 
 const NOT_A_LOG = 'not a session log of the JSONL backend (session.jsonl or session.jsonl.zstd)'
@@ -125,29 +109,30 @@ function isHeaderLine(bytes: Buffer): boolean {
 }
 
 /** Collect the logs below `dir`: each entry looked at once, symlinks never followed. */
-async function walk(dir: string, found: string[], errors: Found['errors']): Promise<void> {
+async function walk(dir: string, found: string[], problems: Problem[]): Promise<void> {
   let entries: Dirent[]
   try {
     entries = await readdir(dir, { withFileTypes: true })
   } catch (error) {
-    errors.push({ path: dir, reason: reason(error) })
+    problems.push(failure(dir, sentence(error)))
     return
   }
   const logs = entries.filter((entry) => !entry.isSymbolicLink() && TRANSCRIPTS.has(entry.name))
   if (logs.length > 1) {
-    errors.push({
-      path: dir,
-      reason:
+    problems.push(
+      failure(
+        dir,
         "holds both session.jsonl and session.jsonl.zstd; dsh's JSONL backend " +
-        'refuses such a session folder, so neither is replayed (keep the ' +
-        'one dsh wrote last)',
-    })
+          'refuses such a session folder, so neither is replayed (keep the ' +
+          'one dsh wrote last)',
+      ),
+    )
   } else {
     // A log's name on anything but a regular file (a folder, a FIFO) is refused when it is read.
     for (const entry of logs) found.push(join(dir, entry.name))
   }
   for (const entry of entries) {
     if (!entry.isSymbolicLink() && !TRANSCRIPTS.has(entry.name) && entry.isDirectory())
-      await walk(join(dir, entry.name), found, errors)
+      await walk(join(dir, entry.name), found, problems)
   }
 }

@@ -1,8 +1,8 @@
 /**
  * What `repeat-tool-reminder replay` is asked for: the command line read into a
  * request, with the config file and the labels file it names loaded and
- * judged. A bad option or file becomes a sentence that names it; nothing here
- * reads a log.
+ * judged. A bad option or file is a {@link Problem} that names it, of the
+ * command; nothing here reads a log.
  */
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util'
 import { Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, withRereads, type Labels } from './labels.ts'
-import { reason } from './logs.ts'
+import { Problem, sentence } from '../problem.ts'
 import { configFrom } from './profile.ts'
 import { grouped } from './text.ts'
 
@@ -65,19 +65,26 @@ export interface Inputs {
   labels: Labels | undefined
 }
 
-/** Load what `request` names; a text saying what is wrong with the first file that cannot be used. */
-export async function loadInputs(request: Request): Promise<Inputs | string> {
-  const config = request.configFile === undefined ? request.config : await loadConfig(request.configFile, request.flags)
-  if (typeof config === 'string') return config
-  const labels = request.labels === undefined ? undefined : await loadLabels(request.labels)
-  if (typeof labels === 'string') return labels
-  if (labels === undefined || request.rereads === undefined) return { config, labels }
-  const rereads = await loadLabels(request.rereads, true)
-  if (typeof rereads === 'string') return rereads
+/** Load what `request` names; throws a {@link Problem} of the command naming the first file that cannot be used. */
+export async function loadInputs(request: Request): Promise<Inputs> {
   try {
-    return { config, labels: withRereads(labels, rereads) }
+    const config =
+      request.configFile === undefined ? request.config : await loadConfig(request.configFile, request.flags)
+    const labels = request.labels === undefined ? undefined : await loadLabels(request.labels)
+    const rereads = request.rereads === undefined ? undefined : await loadLabels(request.rereads, true)
+    // parse refuses --reread-labels without --labels.
+    return { config, labels: rereads === undefined ? labels : addRereads(labels!, rereads) }
   } catch (error) {
-    return `${request.rereads}: ${(error as Error).message}`
+    throw Problem.of(error).within(REPLAY)
+  }
+}
+
+/** The loops' labels with the rereads added; throws a {@link Problem} of the rereads file when they overlap. */
+function addRereads(loops: Labels, rereads: Labels): Labels {
+  try {
+    return withRereads(loops, rereads)
+  } catch (error) {
+    throw Problem.of(error).within(rereads.file)
   }
 }
 
@@ -91,22 +98,23 @@ const LABELS_BYTES = 16 << 20
  * The text of `file`, which must be a regular file of at most `limit` bytes:
  * opened without blocking (a FIFO would never answer), anything else refused
  * before a byte is read, and never more than `limit` bytes read (a device
- * such as /dev/zero has no end). Throws a sentence saying what is wrong.
+ * such as /dev/zero has no end). Throws a {@link Problem} saying what is wrong.
  */
 async function readInput(file: string, limit: number): Promise<string> {
   let handle: FileHandle
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
-    throw new Error(reason(error))
+    throw new Problem(sentence(error))
   }
   try {
-    if (!(await handle.stat()).isFile()) throw new Error('not a regular file; replay reads only regular files')
+    if (!(await handle.stat()).isFile()) throw new Problem('not a regular file; replay reads only regular files')
     // One byte more than the limit tells a file that is too large, whatever its size said; a
     // regular file is read whole in one read.
     const buffer = Buffer.alloc(limit + 1)
     const { bytesRead } = await handle.read(buffer, 0, limit + 1, 0)
-    if (bytesRead > limit) throw new Error(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
+    if (bytesRead > limit)
+      throw new Problem(`more than ${grouped(limit)} bytes, the most replay reads from such a file`)
     return new TextDecoder().decode(buffer.subarray(0, bytesRead))
   } finally {
     await handle.close()
@@ -114,30 +122,30 @@ async function readInput(file: string, limit: number): Promise<string> {
 }
 
 /**
- * The config `file` gives, with the keys the flags set over it, judged as the plugin judges it; a
- * text saying what is wrong when it cannot be used.
+ * The config `file` gives, with the keys the flags set over it, judged as the plugin judges it;
+ * throws a {@link Problem} of the file when it cannot be used.
  */
-async function loadConfig(file: string, flags: Request['flags']): Promise<Config | string> {
+async function loadConfig(file: string, flags: Request['flags']): Promise<Config> {
   let raw: Record<string, unknown>
   try {
     raw = configFrom(await readInput(file, CONFIG_BYTES))
     Config(raw as Partial<Config>)
   } catch (error) {
-    return `${file}: ${unprefixed(error)}`
+    throw Problem.of(error).at(file)
   }
   try {
     return Config({ ...raw, ...flags } as Partial<Config>)
   } catch (error) {
-    return `${file}, with the flags given: ${unprefixed(error)}`
+    throw Problem.of(error).at(`${file}, with the flags given`)
   }
 }
 
-/** Read and check a labels file; a text saying what is wrong when it cannot be used. */
-async function loadLabels(file: string, rereads = false): Promise<Labels | string> {
+/** Read and check a labels file; throws a {@link Problem} of the file when it cannot be used. */
+async function loadLabels(file: string, rereads = false): Promise<Labels> {
   try {
     return readLabels(file, await readInput(file, LABELS_BYTES), rereads)
   } catch (error) {
-    return `${file}: ${(error as Error).message}`
+    throw Problem.of(error).within(file)
   }
 }
 
@@ -145,9 +153,9 @@ async function loadLabels(file: string, rereads = false): Promise<Labels | strin
  * What an error of the replay command starts with; one of the program itself (no command, another
  * command), with the program's name alone.
  */
-const REPLAY = `${name} replay`
+export const REPLAY = `${name} replay`
 
-/** The request a command line makes; undefined for `--help`. Throws a sentence naming a bad option. */
+/** The request a command line makes; undefined for `--help`. Throws a {@link Problem} naming a bad option. */
 export function parse(argv: string[]): Request | undefined {
   const { values, positionals } = commandLine(REPLAY, () =>
     parseArgs({
@@ -170,20 +178,22 @@ export function parse(argv: string[]): Request | undefined {
   if (values.help) return undefined
   const [verb, ...paths] = positionals
   if (verb === undefined)
-    throw new Error(
-      `${name}: usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)`,
+    throw new Problem(
+      'usage: repeat-tool-reminder replay <session file or sessions root>... [options] (--help for more)',
+      [name],
     )
   if (verb !== 'replay')
-    throw new Error(
-      `${name}: unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`,
+    throw new Problem(
+      `unknown command ${JSON.stringify(verb)}; try: repeat-tool-reminder replay <path>... (--help for more)`,
+      [name],
     )
-  if (paths.length === 0) throw new Error(`${REPLAY}: needs at least one session file or sessions root`)
+  if (paths.length === 0) throw new Problem('needs at least one session file or sessions root', [REPLAY])
   if (values['reread-labels'] !== undefined && values.labels === undefined)
-    throw new Error(`${REPLAY}: --reread-labels needs --labels`)
-  if (values.all && values.top !== undefined) throw new Error(`${REPLAY}: --top and --all do not go together`)
+    throw new Problem('--reread-labels needs --labels', [REPLAY])
+  if (values.all && values.top !== undefined) throw new Problem('--top and --all do not go together', [REPLAY])
   const top = values.all ? Infinity : values.top === undefined ? 10 : Number(values.top)
   if (!values.all && (!/^\d+$/.test(values.top ?? '10') || top < 1))
-    throw new Error(`${REPLAY}: --top must be a positive integer (got ${JSON.stringify(values.top)})`)
+    throw new Problem(`--top must be a positive integer (got ${JSON.stringify(values.top)})`, [REPLAY])
   // Judged alone first, so that a bad flag is named as such even beside a config file.
   return configured(REPLAY, () => {
     const flags = configFromFlags(values)
@@ -201,17 +211,12 @@ export function parse(argv: string[]): Request | undefined {
   })
 }
 
-/** An error's message without the plugin's name in front: a command's line carries its own. */
-export function unprefixed(error: unknown): string {
-  return (error as Error).message.replace(`${name}: `, '')
-}
-
-/** What `build` returns; a config the plugin refuses, said as an error of `command`. */
+/** What `build` returns; a config the plugin refuses, said as a problem of `command`. */
 export function configured<T>(command: string, build: () => T): T {
   try {
     return build()
   } catch (error) {
-    throw new Error(`${command}: ${unprefixed(error)}`)
+    throw Problem.of(error).at(command)
   }
 }
 
@@ -222,7 +227,7 @@ const RENAMED: Record<string, string> = {
 
 /**
  * Parse a command line, replay's or the demo's; what `parseArgs` refuses, said
- * as an error of `command` that names the option (and the name a renamed flag
+ * as a problem of `command` that names the option (and the name a renamed flag
  * took) and points to the help.
  */
 export function commandLine<T>(command: string, read: () => T): T {
@@ -237,6 +242,6 @@ export function commandLine<T>(command: string, read: () => T): T {
       : message.includes('does not take an argument')
         ? `${option} takes no value`
         : `unknown option ${option}${Object.hasOwn(RENAMED, option!) ? `: it is now ${RENAMED[option!]}` : ''}`
-    throw new Error(`${command}: ${why} (--help lists the options)`)
+    throw new Problem(`${why} (--help lists the options)`, [command])
   }
 }

@@ -15,6 +15,7 @@ import yaml from 'js-yaml'
 import { isRecord } from '../values.ts'
 import { name } from '../config.ts'
 import pkg from '../../package.json' with { type: 'json' }
+import { Problem } from '../problem.ts'
 
 /**
  * The most a config may expand to, counted as one per value plus the length
@@ -53,29 +54,30 @@ export function configFrom(text: string): Record<string, unknown> {
     value = yaml.load(text, { schema: DIALECT })
   } catch (error) {
     // js-yaml's message is a line, then the lines it quotes.
-    throw new Error(`not YAML or JSON: ${(error as Error).message.split('\n')[0]}`)
+    throw new Problem(`not YAML or JSON: ${(error as Error).message.split('\n')[0]}`)
   }
   measure(value)
   if (isRecord(value)) return value
   if (!Array.isArray(value))
-    throw new Error(
+    throw new Problem(
       `holds neither a config object nor a list of profile patches (got ` +
         `${value === undefined ? 'nothing' : JSON.stringify(value)})`,
     )
   value.forEach((patch, i) => {
     if (!isRecord(patch))
-      throw new Error(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
+      throw new Problem(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
   })
   // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or
   // one naming another package for this row, changes nothing here (dsh warns of it at start).
   const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]
   const row = rows.findLast((r) => r.id === name)!
-  if (row.disabled === true) throw new Error(`disables ${name} (disabled: true): that profile runs no guard to replay`)
+  if (row.disabled === true)
+    throw new Problem(`disables ${name} (disabled: true): that profile runs no guard to replay`)
   // A config left empty (null) is the defaults, as the plugin's schema takes it; YAML has no
   // undefined, and the base row has a config.
   if (row.config === null) return {}
   if (!isRecord(row.config))
-    throw new Error(
+    throw new Problem(
       `patches ${name} with a config that is not an object of options (got ${JSON.stringify(row.config).slice(0, 80)})`,
     )
   return row.config
@@ -94,15 +96,15 @@ function measure(value: unknown): void {
     const [item, depth] = work.pop()!
     size += typeof item === 'string' ? item.length + 1 : 1
     if (size > EXPANDED)
-      throw new Error(
+      throw new Problem(
         `expands to more than ${EXPANDED.toLocaleString('en-US')} values ` +
           `and characters (YAML aliases count each time they are used); a config ` +
           `is a few hundred`,
       )
     if (typeof item !== 'object' || item === null) continue
-    if (depth === DEPTH) throw new Error(`nests values more than ${DEPTH} levels deep; a config nests two`)
+    if (depth === DEPTH) throw new Problem(`nests values more than ${DEPTH} levels deep; a config nests two`)
     if (JS in item)
-      throw new Error(
+      throw new Problem(
         `holds a !!js expression (${JSON.stringify(String(item[JS])).slice(0, 80)}), ` +
           `which dsh evaluates when it starts; replay takes plain values only`,
       )

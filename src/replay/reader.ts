@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { Context } from '@deepseek-ai/cordis'
 import SessionStore, { decodeStorageRecord, type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import { Problem } from '../problem.ts'
 
 /** One decoded session log. */
 export interface Log {
@@ -75,7 +76,7 @@ export class LogReader {
     // Checked again right before reading, in case the file was replaced since it was found: only a
     // regular file is ever opened.
     const info = await stat(file)
-    if (!info.isFile()) throw new Error('not a regular file')
+    if (!info.isFile()) throw new Problem('not a regular file')
     const zstd = file.endsWith('.zstd')
     const reader = await this.reader(zstd ? 'zstd' : 'none')
     let prefix: Awaited<ReturnType<PrefixReader['readPrefix']>> | undefined

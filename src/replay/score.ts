@@ -4,7 +4,8 @@
  * have saved, and latency. Pure: episodes and call numbers in, numbers out;
  * labels that do not fit the logs are problems, and nothing is scored from them.
  */
-import { isLoop, problem, type Episode, type Label, type Labels, type LoopLabel } from './labels.ts'
+import { FAILED, Problem } from '../problem.ts'
+import { isLoop, type Episode, type Label, type Labels, type LoopLabel } from './labels.ts'
 
 /** Where a config's reminders and withheld results stood in one session: after the calls numbered. */
 export interface Marks {
@@ -135,7 +136,7 @@ export class Scorer {
    * What in the labels does not fit the replayed logs, by file in line order: a call past a
    * session's end, a session in two logs, a session no log has.
    */
-  problems(): { file: string; problem: string }[] {
+  problems(): Problem[] {
     const missing = [...this.labels.sessions]
       .filter(([id]) => !this.seen.has(id))
       .map(([session, episodes]) => ({
@@ -144,10 +145,14 @@ export class Scorer {
       }))
     return [...this.wrongLabels, ...missing]
       .sort((a, b) => inFileOrder(a.episode, b.episode))
-      .map((p) => ({
-        file: p.episode.reread ? this.labels.rereads! : this.labels.file,
-        problem: problem(p.episode.line, p.what),
-      }))
+      .map(
+        (p) =>
+          new Problem(
+            p.what,
+            [p.episode.reread ? this.labels.rereads! : this.labels.file, `line ${p.episode.line}`],
+            FAILED,
+          ),
+      )
   }
 
   /** Every episode scored so far, in the order of the labels file, then the rereads file. */

@@ -13,6 +13,7 @@ import { comparison, type Comparison, type ComparedBy } from '../compare.ts'
 import { LONGEST_CYCLE, name } from '../config.ts'
 import { deniedBeforeRunning, readNotice, type NoticeKind } from '../reminders.ts'
 import { type Outcome, type Result, sameOutcome } from '../results.ts'
+import { Problem } from '../problem.ts'
 
 /** One tool call as the live guard saw it, read from the log. */
 export interface LoggedCall {
@@ -45,7 +46,7 @@ export interface LoggedCall {
 }
 
 /** A reminder the live guard attached, where it stood: after the session's `afterCall`-th tool result. */
-interface LoggedReminder {
+export interface LoggedReminder {
   afterCall: number
   summary: string
   kind: NoticeKind
@@ -117,7 +118,7 @@ class Transcriber {
   /** Take one event into the transcript; throws on one no dsh loop writes. */
   read(event: SessionEvent): void {
     const data = event.data as unknown
-    if (!isRecord(data)) throw new Error(`${event.type} (event ${event.seq}) carries no data`)
+    if (!isRecord(data)) throw new Problem(`${event.type} (event ${event.seq}) carries no data`)
     if (event.type === 'assistant/message') this.response(event.seq, data)
     else if (event.type === 'tool/call') this.call(event.seq, data)
     else if (event.type === 'user/message') this.message(event.seq, data as unknown as UserMessage)
@@ -132,7 +133,7 @@ class Transcriber {
     )
     if (ids.length === 0) return
     if (data.usage !== undefined && !isUsage(data.usage))
-      throw new Error(`model response (event ${seq}) has a usage that is not token counts`)
+      throw new Problem(`model response (event ${seq}) has a usage that is not token counts`)
     for (const id of ids) this.responses.set(id, this.transcript.usage.length)
     this.transcript.usage.push(data.usage)
   }
@@ -140,11 +141,11 @@ class Transcriber {
   /** A call the model made, remembered until its result comes. */
   private call(seq: number, data: Record<string, unknown>): void {
     const { callId, name: tool, arguments: raw } = data
-    if (typeof callId !== 'string') throw new Error(`tool call (event ${seq}) has no call id`)
+    if (typeof callId !== 'string') throw new Problem(`tool call (event ${seq}) has no call id`)
     if (typeof tool !== 'string' || tool === '')
-      throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no tool name`)
+      throw new Problem(`tool call ${JSON.stringify(callId)} (event ${seq}) has no tool name`)
     if (typeof raw !== 'string')
-      throw new Error(`tool call ${JSON.stringify(callId)} (event ${seq}) has no arguments text`)
+      throw new Problem(`tool call ${JSON.stringify(callId)} (event ${seq}) has no arguments text`)
     this.made.set(callId, { tool, raw })
   }
 
@@ -152,16 +153,16 @@ class Transcriber {
   private message(seq: number, message: UserMessage): void {
     const { transcript } = this
     if (!isRecord(message.source) || !Array.isArray(message.content))
-      throw new Error(`user message (event ${seq}) has no source or no content list`)
+      throw new Problem(`user message (event ${seq}) has no source or no content list`)
     transcript.steps.push(message)
     const { source } = message
     if (source.kind !== 'plugin' || source.plugin !== name) return
     const { summary } = source as { summary?: unknown }
-    if (typeof summary !== 'string') throw new Error(`reminder (event ${seq}) from ${name} has no summary text`)
+    if (typeof summary !== 'string') throw new Problem(`reminder (event ${seq}) from ${name} has no summary text`)
     if (transcript.calls === 0) {
       // Its call's result may be on a line that was lost.
       if (this.recovered) return
-      throw new Error(`reminder (event ${seq}) from ${name} comes before any tool result`)
+      throw new Problem(`reminder (event ${seq}) from ${name} comes before any tool result`)
     }
     const { kind, tools } = readNotice(summary, message.content)
     transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
@@ -172,17 +173,17 @@ class Transcriber {
     const { transcript, compared, recent } = this
     const [block] = contentOf(data)
     if (!isRecord(block) || typeof block.toolCallId !== 'string')
-      throw new Error(`tool result (event ${seq}) names no call it answers`)
+      throw new Problem(`tool result (event ${seq}) names no call it answers`)
     const id = block.toolCallId
     const call = this.made.get(id)
     if (call === undefined) {
       if (this.recovered) return
-      throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
+      throw new Problem(`tool result (event ${seq}) for call ${JSON.stringify(id)}, which the log never made`)
     }
     if (!Array.isArray(block.content))
-      throw new Error(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
+      throw new Problem(`tool result (event ${seq}) for call ${JSON.stringify(id)} has no content list`)
     if (!block.content.every(isRecord))
-      throw new Error(
+      throw new Problem(
         `tool result (event ${seq}) for call ${JSON.stringify(id)} has a content block that is not an object`,
       )
     if (this.answered.has(id)) return
