@@ -72,7 +72,7 @@ async function picks(
   const total = emptyTotals()
   const stats: ProgressStats = new Map()
   for (const { transcript } of set.sessions) {
-    addToTotals(total, report(transcript, baseline))
+    addToTotals(total, report(transcript, baseline), transcript.reminders)
     for (const step of transcript.steps) if ('tool' in step) addProgress(stats, step)
   }
   const byId = new Map(set.sessions.map((s) => [s.id, s]))
@@ -85,8 +85,8 @@ async function picks(
   return {
     unlabeled: unlabeled.config,
     labeled: labeled.config,
-    unlabeledLabel: unlabeled.label,
-    labeledLabel: labeled.label,
+    unlabeledLabel: unlabeled.name,
+    labeledLabel: labeled.name,
   }
 }
 

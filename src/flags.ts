@@ -5,6 +5,8 @@
  * bad flag gets the same message as a bad `cordis.yml` value.
  */
 import { defaultOf, meaning, name, type Config } from './config.ts'
+import { Problem } from './problem.ts'
+import { WIDTH, wrap } from './wrap.ts'
 
 /**
  * One flag: the config key it sets (the flag is named after it) and how `parseArgs` reads it; its
@@ -79,7 +81,7 @@ export const configOptions = Object.fromEntries(
  * The help lines for the config flags, the flag column `width` characters
  * wide: each option's description (without its code marks), its default when
  * it is a number or a list of them, and whether the flag repeats; wrapped to
- * 100 columns under the description column.
+ * {@link WIDTH} columns under the description column.
  */
 export function flagsHelp(width: number): string {
   return (Object.entries(CONFIG_FLAGS) as [string, Flag][])
@@ -92,25 +94,9 @@ export function flagsHelp(width: number): string {
         ...(numeric ? [`Default ${String(fallback)}.`] : []),
         ...(spec.multiple ? ['Repeatable, or a comma list.'] : []),
       ].join(' ')
-      return lines(help, 100 - width).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
+      return wrap(help, WIDTH - width, 0).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
     })
     .join('\n')
-}
-
-/** A text cut into lines of at most `width` characters at spaces (a longer word gets a line of its own). */
-function lines(text: string, width: number): string[] {
-  const out: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      out.push(line)
-      line = word
-    } else {
-      line = line === '' ? word : `${line} ${word}`
-    }
-  }
-  out.push(line)
-  return out
 }
 
 /**
@@ -124,7 +110,7 @@ export function configFromFlags(values: ConfigFlags): Partial<Record<keyof Confi
     const value = values[flag]
     if (value === undefined) continue
     if (Object.hasOwn(raw, spec.key))
-      throw new Error(`${name}: --${flag} sets ${spec.key}, which another flag already set; give one of them`)
+      throw new Problem(`--${flag} sets ${spec.key}, which another flag already set; give one of them`, [name])
     raw[spec.key] =
       typeof value === 'boolean'
         ? value

@@ -122,7 +122,7 @@ describe('the config as command-line flags', () => {
 
   it(
     'a description wraps at the last word that fits its column: a line ' +
-      'may fill it exactly, and a word longer than the column gets a line of its own',
+      'may fill it exactly, and a word longer than the column is cut, as the report cuts one',
     () => {
       const column = (width: number) =>
         flagsHelp(width)
@@ -136,10 +136,10 @@ describe('the config as command-line flags', () => {
         'gets the short text, later',
         'ones the detailed text.',
       ])
-      // 6 characters: "lengths" is longer, and stands alone.
-      expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
+      // 6 characters: "lengths" is longer, and is cut where the column ends.
+      expect(column(94)).toEqual(['Run', 'length', 's at', 'which'])
       // 2 characters: even the first word is longer, and no empty line comes before it.
-      expect(column(98)).toEqual(['Run', 'lengths', 'at', 'which'])
+      expect(column(98)).toEqual(['Ru', 'n', 'le', 'ng'])
     },
   )
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { render } from '../src/replay/render.ts'
-import { printable, WIDTH, wrap } from '../src/replay/text.ts'
+import { printable } from '../src/replay/text.ts'
+import { WIDTH, wrap } from '../src/wrap.ts'
 import { noEffects } from '../src/replay/effects.ts'
 import { readLabels } from '../src/replay/labels.ts'
 import { Scorer } from '../src/replay/score.ts'
@@ -354,6 +355,7 @@ describe('the text report: did the reminders work', () => {
       session('s', {
         recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')],
       }),
+      [{ tools: ['b'] }, { tools: ['a', 'c'] }, { tools: ['c'] }, { tools: ['a'] }],
     )
     expect(total.repeatedPast).toEqual([
       { tool: 'c', reminders: 2 },

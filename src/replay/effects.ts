@@ -2,11 +2,10 @@
  * What the model did after each reminder and each withheld result the live
  * guard gave: called the same again, came back to it later, changed course, or
  * stopped. Read off the calls that follow in the log, up to the next user
- * message, with calls compared as the given config's guard compares them. Pure:
+ * message, with calls compared as the given config's guard compares them (its comparison). Pure:
  * a transcript in, one effect per recorded reminder and block out.
  */
-import { comparison } from '../compare.ts'
-import type { Config } from '../config.ts'
+import type { Comparison } from '../compare.ts'
 import { waitsOn } from '../results.ts'
 import { firstAtOrAfter } from './score.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
@@ -52,9 +51,8 @@ interface Pending {
  */
 export function effects(
   transcript: Transcript,
-  config: Config,
+  compared: Comparison,
 ): { reminders: { effect: Effect; repeatedResult: boolean }[]; withheld: Effect[] } {
-  const compared = comparison(config)
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({
     tool: call.tool,

@@ -11,7 +11,8 @@ import type { ReminderReport, Report, SessionReport } from './report.ts'
 import type { EffectKind, Totals } from './totals.ts'
 import type { EpisodeScore, Score } from './score.ts'
 import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
-import { count, grouped, printable, ratio, WIDTH, wrap } from './text.ts'
+import { WIDTH, wrap } from '../wrap.ts'
+import { count, grouped, printable, ratio } from './text.ts'
 
 /** The widest bar of the run-length chart, in characters. */
 const BAR = 40
@@ -22,8 +23,8 @@ const BAR = 40
  */
 const QUOTED = 60
 
-/** How wide the config column of the `--suggest` table is: a longer label goes on over more lines. */
-const LABEL = 35
+/** How wide the config column of the `--suggest` table is: a longer name goes on over more lines. */
+const CONFIG_COLUMN = 35
 
 /** The most items a list on one line of a session's detail shows before "and N more". */
 const LISTED = 10
@@ -149,8 +150,8 @@ function effects(total: Totals): string[] {
     .filter((kind) => effectCount(total.effects[kind]) > 0)
     .map((kind) => {
       const counts = total.effects[kind]
-      const label = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
-      return `    ${label} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+      const title = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
+      return `    ${title} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
     })
   const past = total.repeatedPast
     .slice(0, LISTED)
@@ -270,7 +271,7 @@ function advice({ suggestions, escalation }: Advice): string[] {
         ['', 'withheld'],
       ]
   const rows = suggestions.map((s) => [
-    `${s.recommended ? '* ' : '  '}${printable(s.label)}`,
+    `${s.recommended ? '* ' : '  '}${printable(s.name)}`,
     ...(scored
       ? [
           grouped(s.reminders),
@@ -286,22 +287,22 @@ function advice({ suggestions, escalation }: Advice): string[] {
         ]),
   ])
   const widths = header.map(([a, b], i) =>
-    i === 0 ? LABEL : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),
+    i === 0 ? CONFIG_COLUMN : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),
   )
   const line = (cells: string[]) =>
     `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd()
-  // A label wider than its column goes on below, under itself; the numbers stay on its first line.
-  const row = ([label, ...numbers]: string[]) => {
-    const [first, ...more] = wrap(label!, LABEL)
+  // A config's name wider than its column goes on below, under itself; the numbers stay on its first line.
+  const row = ([config, ...numbers]: string[]) => {
+    const [first, ...more] = wrap(config!, CONFIG_COLUMN)
     return [line([first!, ...numbers]), ...more.map((l) => line([`  ${l.trimStart()}`]))]
   }
   const chosen = suggestions.find((s) => s.recommended)!
   const why = scored
-    ? `${chosen.baseline ? 'keep the config given' : printable(chosen.label)}: the highest F1 on the labeled loops`
+    ? `${chosen.baseline ? 'keep the config given' : printable(chosen.name)}: the highest F1 on the labeled loops`
     : chosen.baseline
       ? 'keep the config given: no candidate drops reminders on changed results ' +
         'while reminding every loop it reminded on repeated results'
-      : `${printable(chosen.label)}: fewest reminders on calls whose result ` +
+      : `${printable(chosen.name)}: fewest reminders on calls whose result ` +
         `changed (likely progress), reminding every loop the config given ` +
         `reminded on repeated results`
   const { followed, of } = escalation

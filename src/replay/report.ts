@@ -4,11 +4,10 @@
  * (the totals over sessions are `totals.ts`'s). Pure: a transcript in,
  * numbers out, no files.
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
-import { argumentsPreview } from '../arguments.ts'
+import { drive } from './drive.ts'
+import { argumentsPreview, sameJson } from '../arguments.ts'
 import type { Config } from '../config.ts'
-import { createGuard, type Observation } from '../guard.ts'
-import { comparison } from '../compare.ts'
+import { type Comparison, comparison } from '../compare.ts'
 import { type Effect, effects } from './effects.ts'
 import type { Marks } from './score.ts'
 import type { Corrupt, Torn } from './reader.ts'
@@ -99,33 +98,6 @@ export interface SessionReport extends Report {
   corrupt?: Corrupt
 }
 
-/**
- * Feed one session's calls and prompts to a fresh guard, in the order the live pipeline saw them;
- * `visit` hears of every tracked call.
- */
-export function drive(
-  transcript: Transcript,
-  config: Config,
-  visit: (call: LoggedCall, at: number, seen: Observation) => void,
-): number {
-  const guard = createGuard(config)
-  const agent = {} as Agent
-  let at = 0
-  let tracked = 0
-  for (const step of transcript.steps) {
-    if (!('tool' in step)) {
-      guard.step(agent, [step])
-      continue
-    }
-    at++
-    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result)
-    if (seen === undefined) continue
-    tracked++
-    visit(step, at, seen)
-  }
-  return tracked
-}
-
 /** Where a report's reminders and withheld results stand, as labels are scored. */
 export function marks(r: Pick<Report, 'configReminders' | 'configWithheld'>): Marks {
   return { reminders: r.configReminders.map((m) => m.afterCall), withheld: r.configWithheld }
@@ -133,10 +105,11 @@ export function marks(r: Pick<Report, 'configReminders' | 'configWithheld'>): Ma
 
 /** The session's report under `config`. */
 export function report(transcript: Transcript, config: Config): Report {
-  const result = empty(transcript, config)
+  const compared = comparison(config)
+  const result = empty(transcript, compared)
   const tracked: { at: number; call: LoggedCall }[] = []
   const cost = new Cost(transcript)
-  const { ignored } = comparison(config)
+  const { ignored } = compared
   let run: RunReport | undefined
   let cycle: CycleReport | undefined
   result.trackedCalls = drive(transcript, config, (call, at, seen) => {
@@ -155,7 +128,7 @@ export function report(transcript: Transcript, config: Config): Report {
       cost.add(call)
     }
     const tools = seen.cycle?.calls.map((c) => c.tool)
-    if (cycle !== undefined && (tools === undefined || tools.join('\n') !== cycle.tools.join('\n'))) {
+    if (cycle !== undefined && (tools === undefined || !sameJson(tools, cycle.tools))) {
       result.cycles.push(cycle)
       cycle = undefined
     }
@@ -206,8 +179,8 @@ export function byRepeatedCalls(a: ToolLoops, b: ToolLoops): number {
 }
 
 /** The report before any call is replayed: the recorded reminders and blocks with their effects. */
-function empty(transcript: Transcript, config: Config): Report {
-  const followed = effects(transcript, config)
+function empty(transcript: Transcript, compared: Comparison): Report {
+  const followed = effects(transcript, compared)
   const denied = new Set(transcript.denied)
   return {
     toolCalls: transcript.calls,

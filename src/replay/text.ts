@@ -1,35 +1,8 @@
 /**
- * How replay writes text: the width of a line and how a longer one wraps,
- * escaping what a log could use to fake a line, and numbers as a person reads
- * them. Pure.
+ * How replay writes text: escaping what a log could use to fake a line, and
+ * numbers as a person reads them (the width of a line and how a longer one
+ * wraps are `wrap.ts`'s). Pure.
  */
-
-/** The widest line of the report, in characters: a longer one is wrapped, its continuation indented. */
-export const WIDTH = 100
-
-/**
- * A line cut into lines of at most `width` characters: at the last space that
- * fits, or in the middle of a word longer than a line; each continuation is
- * indented four more than the line it continues.
- */
-export function wrap(line: string, width: number): string[] {
-  if (line.length <= width) return [line]
-  const indent = ' '.repeat(line.length - line.trimStart().length + 4)
-  const out: string[] = []
-  let rest = line
-  let lead = ''
-  while (lead.length + rest.length > width) {
-    const room = width - lead.length
-    const space = rest.lastIndexOf(' ', room)
-    // A break inside the leading indentation would leave an empty line: cut the word instead.
-    const cut = space > rest.length - rest.trimStart().length ? space : room
-    out.push(lead + rest.slice(0, cut))
-    rest = rest.slice(cut).trimStart()
-    lead = indent
-  }
-  out.push(lead + rest)
-  return out
-}
 
 /**
  * Escape what a log could use to fake output or hide what it says: control

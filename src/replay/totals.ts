@@ -3,10 +3,11 @@
  * not sessions, so memory stays flat however many are replayed. Pure: reports
  * in, numbers out.
  */
-import { readNotice, type NoticeKind } from '../reminders.ts'
+import type { NoticeKind } from '../reminders.ts'
 import { noEffects, type EffectCounts } from './effects.ts'
 import type { LoopCost } from './cost.ts'
 import { addLoops, byRepeatedCalls, type Report, type ToolLoops } from './report.ts'
+import type { LoggedReminder } from './transcript.ts'
 
 /** Which kind of recorded reminder or withheld result an effect followed. */
 export type EffectKind = NoticeKind | 'withheld'
@@ -90,8 +91,11 @@ export function looped(report: Report): boolean {
   return report.runs.length > 0 || report.cycles.length > 0
 }
 
-/** Add one session's report to the totals; the ranked lists stay ranked. */
-export function addToTotals(total: Totals, s: Report): void {
+/**
+ * Add one session's report to the totals; the ranked lists stay ranked. `logged` are its recorded
+ * reminders as the transcript read them, in the report's order: the tools each was about.
+ */
+export function addToTotals(total: Totals, s: Report, logged: readonly Pick<LoggedReminder, 'tools'>[]): void {
   total.sessions++
   if (looped(s)) total.sessionsWithLoops++
   total.toolCalls += s.toolCalls
@@ -109,10 +113,10 @@ export function addToTotals(total: Totals, s: Report): void {
   total.recordedDenied += s.recordedWithheld.filter((b) => b.denied).length
   total.configWithheld += s.configWithheld.length
   total.configDenied += s.configDenied.length
-  for (const r of s.recordedReminders) {
+  for (const [i, r] of s.recordedReminders.entries()) {
     total.effects[r.kind][r.effect]++
     if (r.kind === 'detailed' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
-    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, r.summary)
+    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, logged[i]!.tools.at(-1)!)
   }
   for (const b of s.recordedWithheld) {
     total.effects.withheld[b.effect]++
@@ -129,9 +133,8 @@ export function addToTotals(total: Totals, s: Report): void {
   }
 }
 
-/** Count a reminder the model repeated past for the tool its summary names last, keeping the list ranked. */
-function addRepeatedPast(list: RepeatedPast[], summary: string): void {
-  const tool = readNotice(summary, []).tools.at(-1)!
+/** Count a reminder the model repeated past for `tool`, the last it was about, keeping the list ranked. */
+function addRepeatedPast(list: RepeatedPast[], tool: string): void {
   const known = list.find((t) => t.tool === tool)
   if (known === undefined) list.push({ tool, reminders: 1 })
   else known.reminders++
