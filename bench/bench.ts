@@ -2,8 +2,12 @@
  * `npm run bench`: the cost of one `tools/post-execute` pass through a real
  * harness context, for no guard, the stock plugin, this package, and a bare
  * `JSON.stringify` of the same arguments; then the heap an agent churn leaves.
- * Subjects run interleaved in rounds and are reported as medians. It asserts
- * nothing: `BENCH_QUICK=1` is a smoke run that only proves the bench still works.
+ * Subjects run interleaved in rounds and are reported as medians. As in a loop,
+ * every timed call carries arguments (and a result) no pass has seen: each
+ * sample's calls are delivered afresh before it, the heap is collected, and
+ * only then is the sample timed; the bare stringify is timed on the fresh
+ * arguments the floor's sample then carries. It asserts nothing:
+ * `BENCH_QUICK=1` is a smoke run that only proves the bench still works.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -17,11 +21,10 @@ import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-/** `BENCH_ONLY=nested` times only the workloads whose label contains the text, and skips the churn. */
+/** `BENCH_ONLY=nested` times only the workloads and opt-ins whose label contains the text, and skips the churn. */
 const ONLY = process.env.BENCH_ONLY
 const ROUNDS = QUICK ? 2 : 21
 const CHURN_AGENTS = QUICK ? 2_000 : 100_000
-const COPIES = 8
 
 /** One configuration under test: a plugin to mount, or nothing (the floor). */
 interface Subject {
@@ -42,7 +45,7 @@ interface Mounted {
   agent: Agent
 }
 
-/** A repeating cycle of calls, each with fresh deep-frozen arguments as the harness delivers them. */
+/** A repeating cycle of calls, each delivered afresh, deep-frozen, as the harness delivers them. */
 interface Workload {
   label: string
   calls: { name: string; arguments: unknown }[]
@@ -121,7 +124,7 @@ function workloads(): Workload[] {
       perSample: QUICK ? 4 : 16,
     },
     { label: 'nested 3 deep identical', calls: [call('apply', deeper)], perSample: QUICK ? 4 : 16 },
-  ].map((w) => ({ ...w, calls: Array.from({ length: COPIES }, () => w.calls).flat() }))
+  ]
 }
 
 function call(name: string, args: unknown) {
@@ -165,26 +168,53 @@ function prePass(ctx: Context, exec: ToolExecution): Promise<PreToolDecision> {
   return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/pre-execute', exec, ALLOW)
 }
 
-async function sample(
-  mounted: Mounted,
-  execs: ToolExecution[],
+/**
+ * `n` calls of the cycle `calls`, each delivered afresh (arguments parsed and frozen, as the harness
+ * does), with results from `result`, made before anything is timed.
+ */
+function fresh(
+  agent: Agent,
+  calls: readonly { name: string; arguments: unknown }[],
   n: number,
-  results: readonly ToolExecutionResult[] = [RESULT],
-): Promise<number> {
-  const start = performance.now()
+  result: (i: number) => ToolExecutionResult = () => RESULT,
+): { execs: ToolExecution[]; results: ToolExecutionResult[] } {
+  const execs: ToolExecution[] = []
+  const results: ToolExecutionResult[] = []
   for (let i = 0; i < n; i++) {
-    const exec = execs[i % execs.length]!
-    if (mounted.subject.pre) await prePass(mounted.ctx, exec)
-    await pass(mounted.ctx, exec, results[i % results.length])
+    const c = calls[i % calls.length]!
+    execs.push(execution(agent, c.name, delivered(c.arguments)))
+    results.push(result(i))
   }
-  return ((performance.now() - start) * 1e6) / n
+  return { execs, results }
 }
 
-function stringifySample(execs: ToolExecution[], n: number): number {
-  let length = 0
+/** Collect the heap, so that no sample pays for the garbage of the one before it. */
+function collect(): void {
+  globalThis.gc!()
+}
+
+/** One timed sample: the calls made for it, each passed once; nanoseconds per call. */
+async function sample(
+  mounted: Mounted,
+  { execs, results }: { execs: ToolExecution[]; results: ToolExecutionResult[] },
+): Promise<number> {
+  collect()
   const start = performance.now()
-  for (let i = 0; i < n; i++) length += JSON.stringify(execs[i % execs.length]!.arguments).length
-  const ns = ((performance.now() - start) * 1e6) / n
+  for (let i = 0; i < execs.length; i++) {
+    const exec = execs[i]!
+    if (mounted.subject.pre) await prePass(mounted.ctx, exec)
+    await pass(mounted.ctx, exec, results[i])
+  }
+  return ((performance.now() - start) * 1e6) / execs.length
+}
+
+/** A bare `JSON.stringify` of each value once, none of them stringified before; nanoseconds per value. */
+function stringifySample(values: readonly unknown[]): number {
+  let length = 0
+  collect()
+  const start = performance.now()
+  for (const value of values) length += JSON.stringify(value).length
+  const ns = ((performance.now() - start) * 1e6) / values.length
   return length > 0 ? ns : Number.NaN
 }
 
@@ -200,15 +230,18 @@ function median(values: number[]): number {
  * floor, so drift between rounds cancels, and reported as the median.
  */
 async function timeWorkload(mounted: Mounted[], workload: Workload) {
-  const execs = mounted.map((m) => workload.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
   const perRound: number[][] = []
   for (let round = -1; round < ROUNDS; round++) {
     const ns: number[] = []
+    let stringified = Number.NaN
     for (let k = 0; k < mounted.length; k++) {
       const i = (k + Math.max(round, 0)) % mounted.length
-      ns[i] = await sample(mounted[i]!, execs[i]!, workload.perSample)
+      const calls = fresh(mounted[i]!.agent, workload.calls, workload.perSample)
+      // The floor's fresh arguments are stringified first: no guard reads them after.
+      if (i === 0) stringified = stringifySample(calls.execs.map((exec) => exec.arguments))
+      ns[i] = await sample(mounted[i]!, calls)
     }
-    ns.push(stringifySample(execs[0]!, workload.perSample))
+    ns.push(stringified)
     if (round >= 0) perRound.push(ns)
   }
   const cost = (i: number) => median(perRound.map((ns) => ns[i]! - ns[0]!))
@@ -230,74 +263,64 @@ interface OptIn {
   label: string
   config: object
   calls: { name: string; arguments: unknown }[]
-  results: ToolExecutionResult[]
-  /** What a bare `JSON.stringify` of one call's compared value is timed on. */
-  stringified: unknown
+  /** The result of the `i`th call, made afresh: a text of its own, as every call brings. */
+  result: (i: number) => ToolExecutionResult
+  /** The value a bare `JSON.stringify` stands for, made afresh for each stringify: what one call compares. */
+  stringified: (i: number) => unknown
 }
 
 /**
  * The opt-ins that compare more than the arguments as written: a 1 MB call
  * whose UI-only description is reworded each time (`ignoreArguments`), an
  * identical 1 MB result whose spill notice names a new file each time
- * (`resultAware`), and 1 MB reads of a job still running, compared as a busy
+ * (`resultAware`), 1 MB reads of a job still running, compared as a busy
  * poll (`job_output`, by the job's status) and, for the same results, as any
- * other tool's (by their content). Each guard's cost over no guard, in
- * interleaved rounds.
+ * other tool's (by their content), and the rules for loops in other words.
+ * Each guard's cost over no guard, in interleaved rounds.
  */
 async function optIns() {
   const content = `const s = "a\\t\\"quoted\\""\n`.repeat(1_000_000 / 30)
+  // Equal texts, each a string of its own, as every call brings: comparing two is a full comparison.
+  const text = (...parts: string[]) => [content, ...parts].join('\n')
   const spilled = (i: number): ToolExecutionResult =>
-    Object.freeze<ToolExecutionResult>({
-      isError: false,
-      value: [],
-      content: [
-        {
-          type: 'text',
-          text:
-            `${content}\n[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted ` +
-            `result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. ` +
-            `Use read with offset/limit, or grep this path to search within it.)`,
-        },
-      ],
-    })
-  // Equal texts, each a string of its own, as every read brings: comparing them is a full comparison.
-  const running = Array.from({ length: COPIES }, () =>
-    Object.freeze<ToolExecutionResult>({
-      isError: false,
-      value: [],
-      content: [{ type: 'text', text: [content, '[status: running]'].join('\n') }],
-    }),
-  )
+    textResult(
+      text(
+        '[exit code: 1]\n\n(Omitted 14306 bytes. Full formatted ' +
+          `result stored at: /tmp/dsh-spill-x/session-1/${i}f3a9c2e1-bash.txt. ` +
+          'Use read with offset/limit, or grep this path to search within it.)',
+      ),
+    )
+  const running = () => textResult(text('[status: running]'))
   const list: OptIn[] = [
     {
       label: '1 MB, description reworded (ignoreArguments)',
       config: { ignoreArguments: ['write.description'] },
-      calls: Array.from({ length: COPIES }, (_, i) =>
+      calls: Array.from({ length: 8 }, (_, i) =>
         call('write', { path: 'src/a.ts', content, description: `Write the file, take ${i}` }),
       ),
-      results: [RESULT],
-      stringified: { path: 'src/a.ts', content, description: 'Write the file' },
+      result: () => RESULT,
+      stringified: () => delivered({ path: 'src/a.ts', content, description: 'Write the file' }),
     },
     {
       label: '1 MB result with a spill notice (resultAware)',
       config: { resultAware: true },
       calls: [call('bash', { command: 'npm test', description: 'Run the tests' })],
-      results: Array.from({ length: COPIES }, (_, i) => spilled(i)),
-      stringified: spilled(0).content,
+      result: spilled,
+      stringified: (i) => spilled(i).content,
     },
     {
       label: '1 MB read of a running job (busy poll)',
       config: { resultAware: true },
       calls: [call('job_output', { job_id: 'bash-1' })],
-      results: running,
-      stringified: running[0]!.content,
+      result: running,
+      stringified: () => running().content,
     },
     {
       label: 'the same read by another tool (by content)',
       config: { resultAware: true },
       calls: [call('read_output', { job_id: 'bash-1' })],
-      results: running,
-      stringified: running[0]!.content,
+      result: running,
+      stringified: () => running().content,
     },
     {
       label: 'a bash read again after a listing (rereads)',
@@ -307,47 +330,37 @@ async function optIns() {
         call('bash', { command: 'grep -n "def main" src/app.py | head -5' }),
         call('bash', { command: 'ls src' }),
       ],
-      results: [small('12:def main():'), small('app.py')],
-      stringified: { command: 'grep -n "def main" src/app.py | head -5' },
+      result: (i) => textResult(i % 2 === 0 ? '12:def main():' : 'app.py'),
+      stringified: () => delivered({ command: 'grep -n "def main" src/app.py | head -5' }),
     },
     {
       label: 'the same error from other arguments (sameFailure)',
       config: { sameFailure: true },
-      calls: Array.from({ length: COPIES }, (_, i) =>
-        call('bash', { command: `curl -fsS https://example.com/item/${i}` }),
-      ),
-      results: [small('[stderr]\ncurl: (22) The requested URL returned error: 429\n[exit code: 22]')],
-      stringified: { command: 'curl -fsS https://example.com/item/0' },
+      calls: Array.from({ length: 8 }, (_, i) => call('bash', { command: `curl -fsS https://example.com/item/${i}` })),
+      result: () => textResult('[stderr]\ncurl: (22) The requested URL returned error: 429\n[exit code: 22]'),
+      stringified: () => delivered({ command: 'curl -fsS https://example.com/item/0' }),
     },
     {
       label: 'a rerun differing in a duration and a pid (maskNoise)',
       config: { resultAware: true, maskNoise: true },
       calls: [call('bash', { command: 'npm run build' })],
-      results: Array.from({ length: COPIES }, (_, i) => small(`pid ${4000 + i}: built in ${900 + i}ms at 12:00:0${i}`)),
-      stringified: { command: 'npm run build' },
+      result: (i) => textResult(`pid ${4000 + (i % 8)}: built in ${900 + (i % 8)}ms at 12:00:0${i % 8}`),
+      stringified: () => delivered({ command: 'npm run build' }),
     },
   ]
   const rows: string[][] = []
-  for (const optIn of list) {
+  for (const optIn of list.filter((o) => ONLY === undefined || o.label.includes(ONLY))) {
     const mounted = [
       await mount({ label: 'no guard' }),
       await mount({ label: optIn.label, plugin: Reminder, config: optIn.config }),
     ]
-    const execs = mounted.map((m) => optIn.calls.map((c) => execution(m.agent, c.name, delivered(c.arguments))))
-    const n = QUICK
-      ? 2
-      : optIn.results[0]!.content.length === 1 && JSON.stringify(optIn.results[0]!.content).length < 1_000
-        ? 2_000
-        : 8
+    const large = JSON.stringify(optIn.result(0).content).length >= 1_000 || JSON.stringify(optIn.calls).length >= 1_000
+    const n = QUICK ? 2 : large ? 8 : 2_000
     const perRound: number[][] = []
     for (let round = -1; round < ROUNDS; round++) {
-      const ns = [
-        await sample(mounted[0]!, execs[0]!, n, optIn.results),
-        await sample(mounted[1]!, execs[1]!, n, optIn.results),
-      ]
-      const start = performance.now()
-      for (let i = 0; i < n; i++) JSON.stringify(optIn.stringified)
-      ns.push(((performance.now() - start) * 1e6) / n)
+      const ns = []
+      for (const m of mounted) ns.push(await sample(m, fresh(m.agent, optIn.calls, n, optIn.result)))
+      ns.push(stringifySample(Array.from({ length: n }, (_, i) => optIn.stringified(i))))
       if (round >= 0) perRound.push(ns)
     }
     const cost = median(perRound.map((ns) => ns[1]! - ns[0]!))
@@ -358,8 +371,8 @@ async function optIns() {
   return rows
 }
 
-/** A small text result, frozen as the registry hands it over. */
-function small(text: string): ToolExecutionResult {
+/** A text result, frozen as the registry hands it over. */
+function textResult(text: string): ToolExecutionResult {
   return Object.freeze<ToolExecutionResult>({ isError: false, value: [], content: [{ type: 'text', text }] })
 }
 

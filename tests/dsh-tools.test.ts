@@ -135,7 +135,7 @@ describe("replaying sessions recorded with dsh's bash tool", () => {
       expect(baseline).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0 })
       const recommended = report.suggestions!.find((s) => s.recommended)!
       expect(recommended.onRepeatedResults).toBe(2)
-      const resultAware = report.suggestions!.find((s) => s.label === 'resultAware')!
+      const resultAware = report.suggestions!.find((s) => s.name === 'resultAware')!
       expect(resultAware).toMatchObject({ reminders: 2, onRepeatedResults: 2, onChangedResults: 0 })
     },
   )
@@ -184,7 +184,7 @@ describe("replaying sessions recorded with dsh's bash tool", () => {
       const { report } = await runReplayJson([root, '--suggest'])
       expect(report.sessions[0]!.recordedReminders).toEqual([])
       const rows = report.suggestions!.map((s) => [
-        s.label,
+        s.name,
         s.reminders,
         s.onRepeatedResults,
         s.onChangedResults,

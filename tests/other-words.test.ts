@@ -163,9 +163,9 @@ describe("replaying sessions recorded with dsh's bash tool, in other words", () 
         },
       ])
       const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
-      expect(
-        advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults]),
-      ).toEqual([['resultAware, maskNoise', 2, 0]])
+      expect(advice.filter((s) => s.recommended).map((s) => [s.name, s.onRepeatedResults, s.onChangedResults])).toEqual(
+        [['resultAware, maskNoise', 2, 0]],
+      )
       expect(advice[0]).toMatchObject({ onRepeatedResults: 0, onChangedResults: 2 })
     },
   )
@@ -192,9 +192,9 @@ describe("replaying sessions recorded with dsh's bash tool, in other words", () 
     expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([3, 4])
     // Without labels, --suggest counts a reread's reminder on a repeated result, and recommends the rule.
     const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
-    expect(advice.filter((s) => s.recommended).map((s) => [s.label, s.onRepeatedResults, s.onChangedResults])).toEqual([
+    expect(advice.filter((s) => s.recommended).map((s) => [s.name, s.onRepeatedResults, s.onChangedResults])).toEqual([
       ['thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads', 2, 0],
     ])
-    expect(advice.find((s) => s.label === 'rereads')).toMatchObject({ onRepeatedResults: 2, onChangedResults: 0 })
+    expect(advice.find((s) => s.name === 'rereads')).toMatchObject({ onRepeatedResults: 2, onChangedResults: 0 })
   })
 })

@@ -32,8 +32,8 @@ describe('replay --suggest: advice from the evidence', () => {
       expect(status).toBe(0)
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
       const rows = suggestions.map(
-        ({ label, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
-          label,
+        ({ name, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
+          name,
           reminders,
           onRepeatedResults,
           onChangedResults,
@@ -44,7 +44,7 @@ describe('replay --suggest: advice from the evidence', () => {
       )
       expect(rows).toEqual([
         {
-          label: 'the config given (baseline)',
+          name: 'the config given (baseline)',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -53,7 +53,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'resultAware',
+          name: 'resultAware',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -62,7 +62,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: true,
         },
         {
-          label: 'cycles',
+          name: 'cycles',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -71,7 +71,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'ignoreArguments: the prose fields',
+          name: 'ignoreArguments: the prose fields',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -80,7 +80,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'relapse',
+          name: 'relapse',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -89,7 +89,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'exclude scroll_down',
+          name: 'exclude scroll_down',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -98,7 +98,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'resultAware for scroll_down only',
+          name: 'resultAware for scroll_down only',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -107,7 +107,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'thresholds 5, 7, 10',
+          name: 'thresholds 5, 7, 10',
           reminders: 3,
           onRepeatedResults: 1,
           onChangedResults: 2,
@@ -116,7 +116,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'thresholds 2, 4, 7',
+          name: 'thresholds 2, 4, 7',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -125,7 +125,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'thresholds 2, 4, 7, resultAware',
+          name: 'thresholds 2, 4, 7, resultAware',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -134,7 +134,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
+          name: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -143,7 +143,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
+          name: 'thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -152,7 +152,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'rereads',
+          name: 'rereads',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -161,7 +161,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'sameFailure',
+          name: 'sameFailure',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -170,7 +170,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'resultAware, maskNoise',
+          name: 'resultAware, maskNoise',
           reminders: 2,
           onRepeatedResults: 2,
           onChangedResults: 0,
@@ -179,7 +179,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'blockAt 10',
+          name: 'blockAt 10',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -188,7 +188,7 @@ describe('replay --suggest: advice from the evidence', () => {
           recommended: undefined,
         },
         {
-          label: 'remindEvery 3',
+          name: 'remindEvery 3',
           reminders: 5,
           onRepeatedResults: 2,
           onChangedResults: 3,
@@ -214,10 +214,10 @@ describe('replay --suggest: advice from the evidence', () => {
       const { suggestions } = JSON.parse((await runReplay(['replay', root, '--suggest', '--json'])).out) as {
         suggestions: Suggestion[]
       }
-      const kept = (label: string) => suggestions.find((s) => s.label === label)!.baselineLoopsKept
+      const kept = (name: string) => suggestions.find((s) => s.name === name)!.baselineLoopsKept
       // The defaults remind the six-call loop only; thresholds from 2 remind the two-call one too.
       expect([kept('the config given (baseline)'), kept('thresholds 2, 4, 7')]).toEqual([1, 1])
-      expect(suggestions.find((s) => s.label === 'thresholds 2, 4, 7')!.reminders).toBe(3)
+      expect(suggestions.find((s) => s.name === 'thresholds 2, 4, 7')!.reminders).toBe(3)
     },
   )
 
@@ -299,7 +299,7 @@ describe('replay --suggest: advice from the evidence', () => {
       const root = await sessions()
       const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-      expect(suggestions.map((s) => [s.label, s.withheld, s.denied])).toEqual([
+      expect(suggestions.map((s) => [s.name, s.withheld, s.denied])).toEqual([
         ['the config given (baseline)', 1, 1],
         ['resultAware', 0, 0],
         ['cycles', 1, 1],
@@ -336,7 +336,7 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => s.label)).toEqual([
+    expect(suggestions.map((s) => s.name)).toEqual([
       'the config given (baseline)',
       'resultAware',
       'cycles',
@@ -407,7 +407,7 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.label)).toEqual([
+    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.name)).toEqual([
       'the config given (baseline)',
       'resultAware',
       'cycles',
@@ -431,7 +431,7 @@ describe('the advice, as pure functions', () => {
       blockAt: 12,
     })
     const list = candidates(given, ['pager'], NO_EVIDENCE)
-    expect(list.map((c) => c.label)).toEqual([
+    expect(list.map((c) => c.name)).toEqual([
       'the config given (baseline)',
       'exclude pager',
       'thresholds 5, 7, 10',
@@ -443,27 +443,27 @@ describe('the advice, as pure functions', () => {
     ])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
-    expect(list[0]).toEqual({ label: 'the config given (baseline)', config: given, baseline: true })
+    expect(list[0]).toEqual({ name: 'the config given (baseline)', config: given, baseline: true })
     const progress = candidates(baseline, ['pager', 'poll'], NO_EVIDENCE)
-    expect(progress.map((c) => c.label)).toContain('resultAware for pager, poll only')
-    expect(progress.find((c) => c.label === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
-    expect(progress.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
+    expect(progress.map((c) => c.name)).toContain('resultAware for pager, poll only')
+    expect(progress.find((c) => c.name === 'exclude pager, poll')!.config.exclude).toEqual(['pager', 'poll'])
+    expect(progress.find((c) => c.name === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
       'bash.description',
       'pwsh.description',
       'run_code.description',
       '*.justification',
     ])
-    expect(progress.find((c) => c.label === 'relapse')!.config.relapse).toBe(true)
+    expect(progress.find((c) => c.name === 'relapse')!.config.relapse).toBe(true)
     const scoped = candidates(
       Config({ resultAware: ['job_output'], ignoreArguments: ['bash.description'] }),
       ['pager'],
       NO_EVIDENCE,
     )
-    expect(scoped.find((c) => c.label === 'resultAware for pager only')!.config.resultAware).toEqual([
+    expect(scoped.find((c) => c.name === 'resultAware for pager only')!.config.resultAware).toEqual([
       'job_output',
       'pager',
     ])
-    expect(scoped.find((c) => c.label === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
+    expect(scoped.find((c) => c.name === 'ignoreArguments: the prose fields')!.config.ignoreArguments).toEqual([
       'bash.description',
       'pwsh.description',
       'run_code.description',
@@ -471,7 +471,7 @@ describe('the advice, as pure functions', () => {
     ])
     expect(candidates(baseline, [], NO_EVIDENCE)[5]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 0 })
     // A candidate that comes to the baseline is left out even after another one is listed.
-    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.label)).toEqual([
+    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.name)).toEqual([
       'the config given (baseline)',
       'resultAware',
       'ignoreArguments: the prose fields',
@@ -496,7 +496,7 @@ describe('the advice, as pure functions', () => {
       expect(
         list
           .slice(-7, -4)
-          .map((c) => [c.label, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments]),
+          .map((c) => [c.name, c.config.thresholds, c.config.resultAware, c.config.cycles, c.config.ignoreArguments]),
       ).toEqual([
         ['thresholds 2, 4', [2, 4], false, false, ['edit.note']],
         ['thresholds 2, 4, resultAware', [2, 4], true, false, ['edit.note']],
@@ -510,10 +510,10 @@ describe('the advice, as pure functions', () => {
       ])
       expect(
         candidates(Config({ thresholds: [2, 3] }), [], NO_EVIDENCE)
-          .map((c) => c.label)
+          .map((c) => c.name)
           .filter((l) => l.startsWith('thresholds 2')),
       ).toEqual([])
-      expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.label)).toContain('thresholds 2')
+      expect(candidates(Config({ thresholds: [3] }), [], NO_EVIDENCE).map((c) => c.name)).toContain('thresholds 2')
     },
   )
 
@@ -524,12 +524,12 @@ describe('the advice, as pure functions', () => {
       const pick = (...rows: ReturnType<typeof tally>[]) =>
         recommend(
           rows.map((t, i) => ({
-            label: `c${i}`,
+            name: `c${i}`,
             config: baseline,
             ...(i === 0 ? { baseline: true as const } : {}),
             ...t,
           })),
-        ).flatMap((s) => (s.recommended ? [s.label] : []))
+        ).flatMap((s) => (s.recommended ? [s.name] : []))
       expect(pick(tally(10, 5), tally(10, 0))).toEqual(['c1'])
       expect(pick(tally(10, 5), tally(9, 0, 0, 1, 1))).toEqual(['c0'])
       // Fewer reminders on repeated results, but on every loop the baseline reminded: earlier thresholds, say.
@@ -547,12 +547,12 @@ describe('the advice, as pure functions', () => {
     const pick = (...rows: ReturnType<typeof tally>[]) =>
       recommend(
         rows.map((t, i) => ({
-          label: `c${i}`,
+          name: `c${i}`,
           config: baseline,
           ...(i === 0 ? { baseline: true as const } : {}),
           ...t,
         })),
-      ).flatMap((s) => (s.recommended ? [s.label] : []))
+      ).flatMap((s) => (s.recommended ? [s.name] : []))
     expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0))).toEqual(['c0'])
     expect(pick(tally(0, 3, 0, 3), tally(0, 0, 0, 0), tally(0, 1, 0, 1))).toEqual(['c2'])
     expect(pick(tally(0, 0, 0, 0), tally(0, 0, 0, 0))).toEqual(['c0'])
@@ -568,8 +568,8 @@ describe('the advice, as pure functions', () => {
         score: { f1, shareOfWasted } as Score,
       })
       const pick = (...rows: ReturnType<typeof scored>[]) =>
-        recommendScored(rows.map((t, i) => ({ label: `c${i}`, config: baseline, ...t }))).flatMap((s) =>
-          s.recommended ? [s.label] : [],
+        recommendScored(rows.map((t, i) => ({ name: `c${i}`, config: baseline, ...t }))).flatMap((s) =>
+          s.recommended ? [s.name] : [],
         )
       expect(pick(scored(0.5, 0.5, 3), scored(0.6, 0.1, 9))).toEqual(['c1'])
       expect(pick(scored(0.5, 0.5, 3), scored(0.5, 0.6, 9))).toEqual(['c1'])
@@ -604,7 +604,7 @@ describe('--suggest escalates only on evidence', () => {
       expect(report.escalation).toEqual({ followed: 2, of: 2, escalate: true })
       const listed = report
         .suggestions!.slice(-2)
-        .map((s) => [s.label, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
+        .map((s) => [s.name, s.config.blockAt, s.config.remindEvery, s.withheld, s.reminders, s.recommended ?? false])
       expect(listed).toEqual([
         ['blockAt 10', 10, 0, 3, 3, false],
         ['remindEvery 3', 0, 3, 0, 4, true],
@@ -621,7 +621,7 @@ describe('--suggest escalates only on evidence', () => {
     const root = await writeSessions('none', [{ id: 'listens', script: changesAfterDetailed }])
     const { report } = await runReplayJson([root, '--suggest'])
     expect(report.escalation).toEqual({ followed: 0, of: 1, escalate: false })
-    expect(report.suggestions!.map((s) => s.label).filter((label) => /blockAt|remindEvery/.test(label))).toEqual([])
+    expect(report.suggestions!.map((s) => s.name).filter((name) => /blockAt|remindEvery/.test(name))).toEqual([])
     const { out } = await runReplay(['replay', root, '--suggest'])
     expect(out).toContain(
       '\nescalation: reminders mostly worked (the same call followed 0 of 1 detailed reminders on repeated\n' +
@@ -650,13 +650,11 @@ describe('--suggest escalates only on evidence', () => {
       ])
       const { report } = await runReplayJson([root, '--suggest'])
       expect(report.escalation).toEqual({ followed: 1, of: 2, escalate: false })
-      expect(report.suggestions!.map((s) => s.label).filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual(
-        [],
-      )
+      expect(report.suggestions!.map((s) => s.name).filter((name) => /^(blockAt|remindEvery) /.test(name))).toEqual([])
       const escalated = await writeSessions('none', [{ id: 'ignores', script: turns(...times(12, GREP)) }])
       const labels = (
         await runReplayJson([escalated, '--suggest', '--block-at', '9', '--remind-every', '2'])
-      ).report.suggestions!.map((s) => s.label)
+      ).report.suggestions!.map((s) => s.name)
       expect(labels.filter((label) => /^(blockAt|remindEvery) /.test(label))).toEqual([])
     },
   )

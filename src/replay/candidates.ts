@@ -8,10 +8,11 @@ import { grouped } from './text.ts'
 import type { Config } from '../config.ts'
 import { effectCount, type EffectCounts } from './effects.ts'
 import type { LoggedCall } from './transcript.ts'
+import { sameJson } from '../arguments.ts'
 
 /** One config to compare, named for a person by what it changes from the baseline. */
 export interface Candidate {
-  label: string
+  name: string
   config: Config
   baseline?: true
 }
@@ -85,11 +86,11 @@ export function escalation(later: EffectCounts): Escalation {
  * evidence in their labels.
  */
 export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation): Candidate[] {
-  const list: Candidate[] = [{ label: 'the config given (baseline)', config: baseline, baseline: true }]
+  const list: Candidate[] = [{ name: 'the config given (baseline)', config: baseline, baseline: true }]
   // A candidate that is the same config as one already listed (the baseline included) is not listed again.
-  const add = (label: string, change: Partial<Config>) => {
+  const add = (name: string, change: Partial<Config>) => {
     const config = { ...baseline, ...change }
-    if (!list.some((c) => JSON.stringify(c.config) === JSON.stringify(config))) list.push({ label, config })
+    if (!list.some((c) => sameJson(c.config, config))) list.push({ name, config })
   }
   add('resultAware', { resultAware: true })
   add('cycles', { cycles: true })
@@ -134,7 +135,7 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   add('rereads', { rereads: true })
   add('sameFailure', { sameFailure: true })
   add('resultAware, maskNoise', { resultAware: true, maskNoise: true })
-  // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every label.
+  // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every name.
   if (evidence.escalate) {
     const last = baseline.thresholds.at(-1)!
     if (baseline.blockAt === 0) add(`blockAt ${last + 2}`, { blockAt: last + 2 })
@@ -143,10 +144,10 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   return list
 }
 
-/** How many thresholds a candidate's label lists before it says how many there are in all. */
+/** How many thresholds a candidate's name lists before it says how many there are in all. */
 const NAMED = 8
 
-/** A candidate's thresholds as its label names them: `thresholds 2, 4, 7`, a long list cut short. */
+/** A candidate's thresholds as its name says them: `thresholds 2, 4, 7`, a long list cut short. */
 function thresholdsLabel(values: readonly number[]): string {
   const rest = values.length > NAMED ? `, … (${grouped(values.length)} in all)` : ''
   return `thresholds ${values.slice(0, NAMED).join(', ')}${rest}`

@@ -19,7 +19,8 @@ import type { EffectCounts } from './effects.ts'
 import type { Labels } from './labels.ts'
 import { Scorer, type Score } from './score.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
-import { drive } from './report.ts'
+import { drive } from './drive.ts'
+import { sameJson } from '../arguments.ts'
 
 /** How one config fares on the sessions. */
 export interface Tally {
@@ -253,7 +254,7 @@ export function recommend(suggestions: Suggestion[]): Suggestion[] {
 export function patchSnippet(config: Config, defaults: Config): string {
   const lines = ['# ~/.dsh/profiles/<name>/cordis.patch.yml', '- id: repeat-tool-reminder', '  config:']
   for (const [key, value] of Object.entries(config) as [keyof Config, unknown][]) {
-    if (key !== 'thresholds' && JSON.stringify(value) === JSON.stringify(defaults[key])) continue
+    if (key !== 'thresholds' && sameJson(value, defaults[key])) continue
     lines.push(`    ${key}: ${yamlValue(value)}`)
   }
   return lines.join('\n')
