@@ -26,6 +26,9 @@ const QUOTED = 60
 /** How wide the config column of the `--suggest` table is: a longer name goes on over more lines. */
 const CONFIG_COLUMN = 35
 
+/** The rows of "did the reminders work", in the order they print. */
+const EFFECT_KINDS: readonly EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
+
 /** The most items a list on one line of a session's detail shows before "and N more". */
 const LISTED = 10
 
@@ -144,9 +147,7 @@ function listed(items: string[], separator: string): string {
 function effects(total: Totals): string[] {
   if (total.recordedReminders + total.recordedWithheld === 0)
     return ['  did the reminders work: no reminder or withheld result in the logs']
-  // Listed here, not in a module constant, so that a mutation test can change them.
-  const kinds: EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
-  const rows = kinds
+  const rows = EFFECT_KINDS
     .filter((kind) => effectCount(total.effects[kind]) > 0)
     .map((kind) => {
       const counts = total.effects[kind]
