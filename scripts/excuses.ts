@@ -11,8 +11,10 @@
  *
  * An entry excuses exactly one surviving mutant with that mutator and replacement that starts on a
  * line whose text, trimmed, is `code`. Keyed by the line's text, not its number, an entry moves
- * with its line; it is stale when no line of the file reads `code` any more, or when no surviving
- * mutant matches it. The kind says why it is excused: `equivalent` (no test can tell),
+ * with its line; it is stale when no line of the file reads `code` any more, or when the run
+ * mutated its line and no surviving mutant matches it. An entry whose line the run did not mutate
+ * (`npm run mutate -- --mutate <ranges>` over other lines) is not judged. The kind says why it is
+ * excused: `equivalent` (no test can tell),
  * `environment` (a test outside Stryker covers it; the reason says which) or `speed` (it changes
  * only how fast). Pure: `scripts/mutate.ts` reads the files.
  */
@@ -85,13 +87,18 @@ export function applyExcuses(
   source: string,
   mutants: readonly Mutant[],
   excuses: readonly Excuse[],
-): { scored: Mutant[]; excused: number; stale: Stale[] } {
+): { scored: Mutant[]; excused: number; stale: Stale[]; unjudged: Excuse[] } {
   const lines = source.split('\n').map((line) => line.trim())
   const scored = [...mutants]
   const stale: Stale[] = []
+  const unjudged: Excuse[] = []
   for (const excuse of excuses) {
     if (!lines.includes(excuse.code)) {
       stale.push({ excuse, why: 'no line of the file reads its code any more' })
+      continue
+    }
+    if (!mutants.some((m) => lines[m.location.start.line - 1] === excuse.code)) {
+      unjudged.push(excuse)
       continue
     }
     const i = scored.findIndex(
@@ -104,7 +111,7 @@ export function applyExcuses(
     if (i < 0) stale.push({ excuse, why: 'no surviving mutant on its line has its mutator and replacement' })
     else scored.splice(i, 1)
   }
-  return { scored, excused: excuses.length - stale.length, stale }
+  return { scored, excused: excuses.length - stale.length - unjudged.length, stale, unjudged }
 }
 
 /** Whether the tests ran against a mutant at all: it compiled, started, and was not ignored. */

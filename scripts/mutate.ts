@@ -37,12 +37,14 @@ const stale: Stale[] = excuses
   .filter((e) => !existsSync(join(ROOT, e.file)))
   .map((excuse) => ({ excuse, why: 'its file does not exist' }))
 const used: typeof excuses = []
+let unjudged = 0
 let below = false
 for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
   const mine = excuses.filter((e) => e.file === file)
   const result = applyExcuses(readFileSync(join(ROOT, file), 'utf8'), mutants, mine)
   stale.push(...result.stale)
-  used.push(...mine.filter((e) => !result.stale.some((s) => s.excuse === e)))
+  used.push(...mine.filter((e) => !result.stale.some((s) => s.excuse === e) && !result.unjudged.includes(e)))
+  unjudged += result.unjudged.length
   const counted = result.scored.filter(ran)
   const lived = counted.filter(survived)
   for (const m of lived) {
@@ -74,4 +76,5 @@ for (const kind of KINDS) {
   const lines = list.map((e) => `${e.file} ${e.mutator} ${JSON.stringify(e.replacement)}: ${e.reason}`)
   console.log(`\n${kind} (${list.length}):\n${lines.join('\n')}`)
 }
+if (unjudged > 0) console.log(`\n${unjudged} entries not judged: this run mutated none of their lines.`)
 process.exitCode = below || stale.length > 0 ? 1 : 0

@@ -251,9 +251,10 @@ function show(value: unknown): string {
       work.push(new Written(array ? ']' : '}'))
       // Pushed last first, and no more of them than the text can show.
       for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
+        const key = array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`
         work.push(
           array ? item[i] : (item as Record<string, unknown>)[keys[i]!],
-          new Written(`${i > 0 ? ',' : ''}${array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`}`),
+          new Written(`${i > 0 ? ',' : ''}${key}`),
         )
       }
     }

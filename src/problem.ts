@@ -24,7 +24,6 @@ export class Problem extends Error {
 
   constructor(what: string, where: readonly string[] = [], status = REFUSED) {
     super([...where, what].join(': '))
-    this.name = 'Problem'
     this.what = what
     this.where = where
     this.status = status

@@ -75,6 +75,7 @@ describe('excused mutants, in a ledger beside the code', () => {
       scored: [],
       excused: 1,
       stale: [],
+      unjudged: [],
     })
   })
 
@@ -93,10 +94,22 @@ describe('excused mutants, in a ledger beside the code', () => {
     )
     expect(applyExcuses(CODE, [survivor(2, 'ConditionalExpression', 'i <= x.length')], excuses).stale).toEqual(none)
     expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i < x.length')], excuses).stale).toEqual(none)
-    expect(applyExcuses(CODE, [survivor(1, 'EqualityOperator', 'i <= x.length')], excuses).stale).toEqual(none)
+    expect(
+      applyExcuses(CODE, [survivor(1, 'EqualityOperator', 'i <= x.length'), survivor(2, 'X', 'y')], excuses).stale,
+    ).toEqual(none)
     expect(applyExcuses(CODE, [survivor(2, 'EqualityOperator', 'i <= x.length', 'NoCoverage')], excuses).stale).toEqual(
       [],
     )
+  })
+
+  it('an entry whose line the run did not mutate is not judged, nor counted as excused', () => {
+    const excuses = readLedger(LEDGER)
+    expect(applyExcuses(CODE, [survivor(1, 'EqualityOperator', 'i <= x.length')], excuses)).toEqual({
+      scored: [survivor(1, 'EqualityOperator', 'i <= x.length')],
+      excused: 0,
+      stale: [],
+      unjudged: excuses,
+    })
   })
 
   it.each([

@@ -147,13 +147,11 @@ function listed(items: string[], separator: string): string {
 function effects(total: Totals): string[] {
   if (total.recordedReminders + total.recordedWithheld === 0)
     return ['  did the reminders work: no reminder or withheld result in the logs']
-  const rows = EFFECT_KINDS
-    .filter((kind) => effectCount(total.effects[kind]) > 0)
-    .map((kind) => {
-      const counts = total.effects[kind]
-      const title = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
-      return `    ${title} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
-    })
+  const rows = EFFECT_KINDS.filter((kind) => effectCount(total.effects[kind]) > 0).map((kind) => {
+    const counts = total.effects[kind]
+    const title = kind === 'withheld' ? 'withheld results' : `${kind} reminders`
+    return `    ${title} (${effectCount(counts)}): ${EFFECTS.map((e) => `${counts[e]} ${e}`).join(', ')}`
+  })
   const past = total.repeatedPast
     .slice(0, LISTED)
     .map((t) => `${printable(t.tool)} (${count(t.reminders, 'reminder')})`)
