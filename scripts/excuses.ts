@@ -80,8 +80,9 @@ export function readLedger(text: string, name = 'excused-mutants.yml'): Excuse[]
 
 /**
  * Match one file's excuses to its mutants: each excuse takes one surviving mutant with its mutator
- * and replacement that starts on a line reading its `code`. Returns the mutants left to score and
- * the excuses that matched none, with why.
+ * and replacement that starts on a line reading its `code`. A `speed` excuse takes a timed-out one
+ * too: a mutant that only slows the code passes Stryker's time limit on one machine and not on a
+ * slower or busier one. Returns the mutants left to score and the excuses that matched none, with why.
  */
 export function applyExcuses(
   source: string,
@@ -106,7 +107,7 @@ export function applyExcuses(
         lines[m.location.start.line - 1] === excuse.code &&
         m.mutatorName === excuse.mutator &&
         (m.replacement ?? '') === excuse.replacement &&
-        survived(m),
+        (survived(m) || (excuse.kind === 'speed' && m.status === 'Timeout')),
     )
     if (i < 0) stale.push({ excuse, why: 'no surviving mutant on its line has its mutator and replacement' })
     else scored.splice(i, 1)

@@ -102,6 +102,16 @@ describe('excused mutants, in a ledger beside the code', () => {
     )
   })
 
+  it('a speed entry also takes a timed-out mutant: the same slow-down passes the time limit or not by machine', () => {
+    const speed = readLedger(LEDGER.replace('kind: equivalent', 'kind: speed'))
+    const slow = survivor(2, 'EqualityOperator', 'i <= x.length', 'Timeout')
+    expect(applyExcuses(CODE, [slow], speed)).toEqual({ scored: [], excused: 1, stale: [], unjudged: [] })
+    const killed = survivor(2, 'EqualityOperator', 'i <= x.length', 'Killed')
+    expect(applyExcuses(CODE, [killed], speed).stale).toEqual([
+      { excuse: speed[0], why: 'no surviving mutant on its line has its mutator and replacement' },
+    ])
+  })
+
   it('an entry whose line the run did not mutate is not judged, nor counted as excused', () => {
     const excuses = readLedger(LEDGER)
     expect(applyExcuses(CODE, [survivor(1, 'EqualityOperator', 'i <= x.length')], excuses)).toEqual({
