@@ -1,4 +1,4 @@
-import { copyFile, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { defineConfig } from 'tsup'
 
@@ -36,22 +36,17 @@ export default defineConfig([
     outDir: 'lib',
     dts: true,
     sourcemap: true,
-    // The bash grammar `rereads` parses commands with, beside the plugin (src/shell.ts looks for it there).
-    async onSuccess() {
-      await copyFile('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'lib/tree-sitter-bash.wasm')
-    },
   },
   // The replay command carries what it reads logs with, so it runs wherever the package lands
-  // (npx, a dsh profile) without the optional peers. koffi is the JSONL backend's Windows-only import;
-  // web-tree-sitter, a dependency, stays external: it finds its own wasm beside its own module.
+  // (npx, a dsh profile) without the optional peers. koffi is the JSONL backend's Windows-only import.
   {
     entry: { 'replay/cli': 'src/replay/cli.ts' },
     format: ['esm'],
     target: 'node22',
     platform: 'node',
     outDir: 'lib',
-    noExternal: [/^(?!(koffi|web-tree-sitter)$)/],
-    external: ['koffi', 'web-tree-sitter'],
+    noExternal: [/^(?!koffi$)/],
+    external: ['koffi'],
     esbuildPlugins: [inlineOwnVersion],
     sourcemap: true,
   },

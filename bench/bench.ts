@@ -16,7 +16,6 @@ import { scopeTarget } from '@deepseek-ai/dsh-scope'
 import type { PostToolDecision, PreToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
 import { deliveredArguments } from '../src/arguments.ts'
-import { loadShell } from '../src/shell.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
 
@@ -435,8 +434,6 @@ async function main() {
   console.log(
     `node ${process.version}, ${ROUNDS} interleaved rounds, medians of one tools/post-execute pass per call\n`,
   )
-  // The shell parser the rereads subject judges bash with, loaded before anything is timed.
-  await loadShell()
   const mounted = await Promise.all(SUBJECTS.map(mount))
   const rows = []
   for (const workload of workloads().filter((w) => ONLY === undefined || w.label.includes(ONLY)))

@@ -23,7 +23,6 @@ import { discover } from '../src/replay/logs.ts'
 import { LogReader } from '../src/replay/reader.ts'
 import { addProgress, PROSE_ARGUMENTS, type ProgressStats } from '../src/replay/candidates.ts'
 import { advise } from '../src/replay/suggest.ts'
-import { loadShell } from '../src/shell.ts'
 
 /** How a set's rereads file is named beside its loops file: `<set>.rereads.jsonl`. */
 const REREADS = '.rereads.jsonl'
@@ -125,7 +124,6 @@ async function main(): Promise<void> {
     )
     return
   }
-  await loadShell()
   const readme = await recommended()
   for (const name of sets) {
     const set = await load(name)

@@ -37,24 +37,21 @@ export interface Config {
 }
 
 /**
- * The tools `rereads` takes to change nothing by default: dsh's own readers
- * (`read`, `read_image`, `grep`, `glob`, `job_output`, `job_list`), and the
- * readers of harnesses whose sessions are replayed as dsh logs: Claude Code's,
- * Gemini CLI's and SWE-agent's searches.
+ * The tools `rereads` takes to only read the workspace by default: dsh's own
+ * file readers (`read`, `read_image`, `grep`, `glob`), and the readers of
+ * harnesses whose sessions are replayed as dsh logs: Claude Code's, Gemini
+ * CLI's and SWE-agent's searches. Not a job's output, nor the web: what they
+ * read changes by itself.
  */
 const READ_ONLY_TOOLS = [
   'read',
   'read_image',
   'grep',
   'glob',
-  'job_output',
-  'job_list',
   'Read',
   'Grep',
   'Glob',
   'LS',
-  'WebFetch',
-  'WebSearch',
   'read_file',
   'read_many_files',
   'list_directory',
@@ -130,14 +127,14 @@ export const fields = Schema.object({
   rereads: field(
     bool('rereads'),
     false,
-    'Opt-in: remind a call that returns what the same call (or a `bash` ' +
-      'read asking the same in other words) returned up to 6 calls back, ' +
-      'with only reads between.',
+    'Opt-in: remind a read of files or folders that returns what the same read (or a `bash` read asking ' +
+      'the same in other words) returned 2 to 6 calls back, with only reads between.',
   ),
   readOnlyTools: field(
     patternList('readOnlyTools'),
     [...READ_ONLY_TOOLS],
-    'For `rereads`: the tools that change nothing, as `*` patterns; `bash` commands are judged by a shell parser.',
+    'For `rereads`: the tools that only read files and folders, as `*` patterns; `bash` commands are judged ' +
+      'by an allowlist of commands and options.',
   ),
   navigationTools: field(
     patternList('navigationTools'),

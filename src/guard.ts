@@ -56,12 +56,6 @@ export interface Observation {
    * outcomes), calls taken one at a time.
    */
   deniable: boolean
-  /**
-   * Whether the reminder is about a result the model already had: a reread (`rereads`), the same
-   * failure again (`sameFailure`), or a result that repeated once its noise was masked
-   * (`maskNoise`).
-   */
-  resultRepeated: boolean
 }
 
 /** What the guard reads of a call in the tool pipeline, live or replayed. */
@@ -212,9 +206,6 @@ class RepeatGuard implements Guard {
           : rereadReminder(tool, reread.back, reread.otherWords, this.config.argumentsPreviewChars),
       withheld: block ? withheldResult(text!, ran) : undefined,
       deniable: block && !this.compared.comparesOutcome(tool),
-      // With maskNoise a run's results repeat as compared, though their texts differ: --suggest counts it so.
-      resultRepeated:
-        reread !== undefined || text?.failure !== undefined || (this.config.maskNoise && text?.sameResults === true),
     }
   }
 

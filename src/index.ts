@@ -18,7 +18,6 @@ import type { PostToolDecision } from '@deepseek-ai/dsh-tools'
 import pkg from '../package.json' with { type: 'json' }
 import { Config, name } from './config.ts'
 import { createGuard } from './guard.ts'
-import { loadShellOrWarn } from './shell.ts'
 
 export { Config, name }
 
@@ -69,15 +68,11 @@ export function apply(ctx: Context, config: Config): void {
     )
   }
 
-  // With rereads, bash commands are judged by a shell parser, loaded once per process (about 25 ms): an agent's
-  // first step waits for it. Should it fail to load, bash commands count as ones that may change anything.
-  const parser = config.rereads ? loadShellOrWarn(ctx.logger(name)) : undefined
-
   ctx.on(
     'agent/pre-step',
     (payload, next) => {
       contained(() => guard.step(payload.agent, payload.messages))
-      return parser === undefined ? next() : parser.then(() => next())
+      return next()
     },
     options,
   )

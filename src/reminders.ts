@@ -112,14 +112,14 @@ export function failureReminder(tool: string, length: number, error: string): st
 
 /**
  * The reminder for a call that returned what an earlier call returned, with nothing between them
- * changing anything (`rereads`); `earlier` is that call, quoted, when it asked in other words (the
- * same call is at least 2 calls back).
+ * changing anything (`rereads`) 2 to 6 calls back; `earlier` is that call, quoted, when it asked in
+ * other words.
  */
 export function rereadText(back: number, earlier?: string): string {
   const asked =
     earlier === undefined
       ? `this call returned exactly what the same call returned ${back} calls ago`
-      : `this call asked, in other words, what the call ${back} ${back === 1 ? 'call' : 'calls'} ` +
+      : `this call asked, in other words, what the call ${back} calls ` +
         `ago asked (${earlier}), and returned exactly the same`
   return (
     `Reminder: ${asked}, and no call between them changed anything. ` +

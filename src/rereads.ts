@@ -12,7 +12,7 @@
  */
 import type { Call, Comparison, Reads } from './compare.ts'
 import { isRecord } from './values.ts'
-import { sameOutcome } from './results.ts'
+import { isEmpty, JOB_READ, sameOutcome } from './results.ts'
 import { SHELL_TOOL, shellCommand } from './shell.ts'
 
 /** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */
@@ -49,21 +49,23 @@ export function findReread(
   compared: Comparison,
   sameCall: (a: Call, b: Call) => boolean,
 ): Reread | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
+  // The call one back is the run rules' to judge: a reread repeats one 2 to 6 calls back.
+  for (let i = history.length - 2; i >= 0; i--) {
     const earlier = history[i]!
-    const back = history.length - i
     if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
-    // The same call one call back is a run, which the guard never asks about: an identical one here is at least 2 back.
     const identical = sameCall(earlier, call)
-    if (!identical && !sameQuestion(earlier, call, compared)) continue
+    // Two other commands that both came back empty are weak evidence of one question: some sources lose output.
+    if (!identical && (isEmpty(call.seen!) || !sameQuestion(earlier, call, compared))) continue
+    // Only a read of the workspace asks a question twice: a job's output, a writer's result or a view moved by a
+    // navigation tool can change with nothing between.
+    const asked = reads(call, compared)
+    if (!asked.readOnly || asked.navigation || call.tool === JOB_READ) return undefined
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
     const between = history.slice(i + 1)
-    const asked = reads(call, compared)
-    if (asked.navigation || !between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared))))
-      return undefined
+    if (!between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
     // A view coming back to a file after viewing another file is navigation.
     if (asked.view && between.some((c) => viewsOther(c, call, compared))) return undefined
-    return { back, otherWords: identical ? undefined : earlier, earlier }
+    return { back: history.length - i, otherWords: identical ? undefined : earlier, earlier }
   }
   return undefined
 }

@@ -38,7 +38,7 @@ export interface Outcome {
 }
 
 /** `dsh-tool-jobs`' tool that reads a background job; every result it returns ends with a `[status: …]` line. */
-const JOB_READ = 'job_output'
+export const JOB_READ = 'job_output'
 
 /** The start of `job_output`'s last line: `[status: running]`, or `[status: failed, exit code 1]` with a detail. */
 const STATUS = '[status: '
@@ -101,6 +101,22 @@ const RETURN_CODE = /^<returncode>(\d+)<\/returncode>\s*(?:<output>|<warning>)?/
 
 /** What dsh's bash writes for a command that printed nothing. */
 const NO_OUTPUT = '(no output)'
+
+/** What mini-swe-agent writes for a command that printed nothing: its return code, then empty output tags. */
+const EMPTY_OUTPUT = /^<returncode>\d+<\/returncode>\s*<output>\s*<\/output>\s*$/
+
+/**
+ * Whether an outcome shows nothing: no text, only blanks, dsh's `(no output)`
+ * or mini-swe-agent's empty output. Some sources lose a command's output and
+ * record it empty, so two empty results say little about two calls.
+ */
+export function isEmpty({ content }: Outcome): boolean {
+  if (!Array.isArray(content)) return false
+  return content.every((block: unknown) => {
+    const text = textOf(block)?.trim()
+    return text === '' || text === NO_OUTPUT || (text !== undefined && EMPTY_OUTPUT.test(text))
+  })
+}
 
 /**
  * Whether a result says its call failed with an error to show for it: an

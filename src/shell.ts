@@ -1,21 +1,23 @@
 /**
- * What a `bash` command does, as far as a real shell parser can show: whether
- * it only reads (every command in it a known reader, no redirection that
- * writes), and the question it asks (its operands, whatever the commands and
- * flags around them). The parser is tree-sitter's bash grammar, run by
- * web-tree-sitter: loaded once per process by {@link loadShell}, about 35 ms,
- * and only then (a config without `rereads` never imports it);
- * until then, or for a command it cannot parse whole, nothing is proven, and
- * a command counts as one that may change what later calls read.
+ * What a `bash` command does, judged by an allowlist: it only reads when every
+ * command in it is a known reader of files and folders and every option it
+ * gives is known to only read, and no redirection writes; then it asks a
+ * question (its operands, whatever the commands and flags around them). The
+ * command is read by a small lexer, in one pass, linear in its length: plain
+ * words, quotes and escapes, pipelines and lists, and redirections to a file.
+ * Anything else (an expansion, a substitution, a subshell, a function, a
+ * background job, a here-document, an assignment, a keyword) proves nothing,
+ * and such a command counts as one that may change anything. So does any
+ * command or option not on the list: what is not known to only read may write.
+ * Synchronous, no dependencies, nothing kept between calls.
  */
-import type { Node, Parser } from 'web-tree-sitter'
-import { Problem } from './problem.ts'
+import { options, READERS } from './readers.ts'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
 export const SHELL_TOOL = 'bash'
 
 /**
- * What a parsed command is: whether it only reads, and (for one that does) its question: its
+ * What a judged command is: whether it only reads, and (for one that does) its question: its
  * operands, sorted, one per line.
  */
 export interface Command {
@@ -36,7 +38,7 @@ export interface Command {
 }
 
 /** The commands that show files' content rather than answer a question. */
-const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'])
+const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed'])
 
 /**
  * The commands that show content rather than answer a question: the file viewers, and commands that
@@ -45,268 +47,254 @@ const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'
 const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
 
 /**
- * Where the grammar is: beside the built plugin (`lib/`), one folder up from
- * the bundled replay command (`lib/replay/`), or in the grammar's own package
- * while the package is developed from its sources.
+ * The longest command judged, in characters: a read is a line or two. A longer
+ * one proves nothing, as one the lexer does not read whole.
  */
-const GRAMMAR = [
-  './tree-sitter-bash.wasm',
-  '../tree-sitter-bash.wasm',
-  '../node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
-].map((path) => new URL(path, import.meta.url))
+export const LONGEST_COMMAND = 16_384
 
-let parser: Parser | undefined
-let loading: Promise<void> | undefined
-
-/**
- * Load the parser, once per process (from the first of `grammars` that exists); later calls share
- * the first load. Rejects when the grammar cannot be loaded.
- */
-export function loadShell(grammars: readonly (string | URL)[] = GRAMMAR): Promise<void> {
-  loading ??= (async () => {
-    // Imported here, not at the top: a config without `rereads` never loads the parser, nor node:fs.
-    const [{ Language, Parser }, { existsSync }, { fileURLToPath }] = await Promise.all([
-      import('web-tree-sitter'),
-      import('node:fs'),
-      import('node:url'),
-    ])
-    await Parser.init()
-    const paths = grammars.map((path) => (typeof path === 'string' ? path : fileURLToPath(path)))
-    const grammar = paths.find((path) => existsSync(path))
-    if (grammar === undefined) throw new Problem(`the bash grammar is missing (looked for ${paths.join(', ')})`)
-    const loaded = new Parser()
-    loaded.setLanguage(await Language.load(grammar))
-    parser = loaded
-  })()
-  return loading
+/** One simple command as the lexer reads it: its words, quotes removed, and where it redirects output. */
+interface Simple {
+  words: string[]
+  /** The files its redirections write. */
+  writes: string[]
+  /** The files its redirections read (`< file`). */
+  reads: string[]
 }
 
 /**
- * Load the parser for the live plugin: a load that fails (a broken install)
- * is said once through `logger`, and every `bash` command then counts as one
- * that may change anything; it never rejects.
- */
-export function loadShellOrWarn(
-  logger: { warn(message: string): void },
-  grammars: readonly (string | URL)[] = GRAMMAR,
-): Promise<void> {
-  return loadShell(grammars).catch((error: unknown) => {
-    logger.warn(
-      `rereads: the shell parser did not load, so no bash command counts as read-only: ${(error as Error).message}`,
-    )
-  })
-}
-
-/** The commands that only read, whatever their arguments; others have their own rule in {@link READERS}. */
-const PLAIN_READERS = [
-  'cat',
-  'head',
-  'tail',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'ls',
-  'wc',
-  'nl',
-  'cut',
-  'tr',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'pwd',
-  'echo',
-  'printf',
-  'tree',
-  'diff',
-  'cmp',
-  'which',
-  'type',
-  'realpath',
-  'readlink',
-  'basename',
-  'dirname',
-  'true',
-  'false',
-  'test',
-  'cd',
-  'column',
-  'od',
-  'hexdump',
-  'strings',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'printenv',
-  'less',
-  'more',
-]
-
-/** `git` subcommands that only read. */
-const GIT_READERS = new Set<string | undefined>([
-  'status',
-  'diff',
-  'log',
-  'show',
-  'blame',
-  'grep',
-  'ls-files',
-  'ls-tree',
-  'rev-parse',
-  'describe',
-  'shortlog',
-  'cat-file',
-])
-
-/** `find` actions that write, delete or run a command. */
-const FIND_WRITERS = new Set([
-  '-delete',
-  '-exec',
-  '-execdir',
-  '-ok',
-  '-okdir',
-  '-fprint',
-  '-fprint0',
-  '-fprintf',
-  '-fls',
-])
-
-/** Each known reader, and when its arguments keep it one. */
-const READERS = new Map<string, (args: readonly string[]) => boolean>([
-  ...PLAIN_READERS.map((name): [string, () => boolean] => [name, () => true]),
-  // Not in place (-i, -i.bak, -ni, --in-place), and no `w` command or flag writing a file (`1,5w out`, `s/a/b/w out`).
-  [
-    'sed',
-    (args) => args.every((a) => !(/^-[^-]*i/.test(a) || a.startsWith('--in-place') || /(^|[^a-zA-Z\\])w\s/.test(a))),
-  ],
-  ['sort', (args) => args.every((a) => !(/^-[^-]*o/.test(a) || a.startsWith('--output')))],
-  // uniq's second operand is a file it writes.
-  ['uniq', (args) => args.filter((a) => !a.startsWith('-')).length <= 1],
-  ['find', (args) => args.every((a) => !FIND_WRITERS.has(a))],
-  // awk can write (print > file), pipe to a command or run one: only a script with none of those.
-  ['awk', (args) => args.every((a) => !/[>|]|system|getline/.test(a))],
-  ['git', (args) => GIT_READERS.has(gitCommand(args))],
-])
-
-/** The files a viewer shows: its operands but for `sed`'s script (its first) and plain numbers (`head -n 15`). */
-function shown(node: Node, name: string): string[] {
-  const operands = node
-    .childrenForFieldName('argument')
-    .map((a) => word(a!))
-    .filter((a) => !a.startsWith('-') && !/^\d+$/.test(a))
-  return name === 'sed' ? operands.slice(1) : operands
-}
-
-/** The files a `sed -i` edits in place: its operands after the script; undefined for any other command. */
-function editedInPlace(node: Node): string[] | undefined {
-  if (node.childForFieldName('name')!.text !== 'sed') return undefined
-  const args = node.childrenForFieldName('argument').map((a) => word(a!))
-  const operands = args.filter((a) => !a.startsWith('-'))
-  // The script is the first operand unless given with -e or -f.
-  return args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression') || a.startsWith('--file'))
-    ? undefined
-    : operands.slice(1)
-}
-
-/** git's options that take the next word as their value (`git -C dir status`). */
-const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace'])
-
-/** The git subcommand among `args`: the first word that is no option nor an option's value; undefined for none. */
-function gitCommand(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (GIT_VALUED.has(args[i]!)) i++
-    else if (!args[i]!.startsWith('-')) return args[i]
-  }
-  return undefined
-}
-
-/** Redirections that write to their destination; `>&` and `<&` with a number only copy a descriptor. */
-const WRITES = new Set(['>', '>>', '&>', '&>>', '>|', '>&'])
-
-/**
- * The longest command parsed, in characters: a read is a line or two, and a
- * command of 600 kB (100,000 pipes) takes the parser two seconds. A longer one
- * proves nothing, as one it cannot parse.
- */
-const LONGEST_COMMAND = 16_384
-
-/**
- * What `command` is, parsed; undefined before the parser has loaded, for a
- * command longer than {@link LONGEST_COMMAND}, or for a command it cannot
- * parse whole. Every command in it counts, in pipelines,
- * lists, subshells and substitutions alike.
+ * What `command` is; undefined for a command longer than
+ * {@link LONGEST_COMMAND} or one the lexer does not read whole. Every
+ * command in it counts, in pipelines and lists alike.
  */
 export function shellCommand(command: string): Command | undefined {
   if (command.length > LONGEST_COMMAND) return undefined
-  const tree = parser?.parse(command)
-  if (tree == null) return undefined
-  try {
-    if (tree.rootNode.hasError) return undefined
-    const operands = new Set<string>()
-    let readOnly = true
-    let view = true
-    let known = true
-    const written: string[] = []
-    const files: string[] = []
-    const work: Node[] = [tree.rootNode]
-    while (work.length > 0) {
-      const node = work.pop()!
-      if (node.type === 'command') {
-        const reader = reads(node, operands)
-        readOnly &&= reader
-        // A command that parses whole always has a name.
-        const name = node.childForFieldName('name')!.text
-        view &&= VIEWERS.has(name)
-        if (FILE_VIEWERS.has(name)) files.push(...shown(node, name))
-        if (!reader) {
-          const edited = editedInPlace(node)
-          if (edited === undefined) known = false
-          else written.push(...edited)
-        }
-      } else if (node.type === 'file_redirect' && writes(node)) {
-        readOnly = false
-        written.push(node.childForFieldName('destination')!.text)
-      } else if (node.type === 'function_definition') readOnly = known = false
-      // One push per child: a command with a huge number of words would overflow a spread.
-      for (const child of node.namedChildren) work.push(child!)
+  const simples = lex(command)
+  if (simples === undefined) return undefined
+  const operands = new Set<string>()
+  let readOnly = true
+  let view = true
+  let known = true
+  const written: string[] = []
+  const files: string[] = []
+  for (const { words, writes, reads } of simples) {
+    const [name, ...args] = words as [string, ...string[]]
+    const judged = judge(name, args)
+    for (const operand of [...judged.operands, ...reads]) operands.add(operand)
+    readOnly &&= judged.reads && writes.length === 0
+    view &&= VIEWERS.has(name)
+    if (FILE_VIEWERS.has(name)) files.push(...judged.shown)
+    written.push(...writes)
+    if (!judged.reads) {
+      if (judged.edits === undefined) known = false
+      else written.push(...judged.edits)
     }
-    return {
-      readOnly,
-      question: [...operands].sort().join('\n'),
-      view: readOnly && view,
-      files,
-      writes: known ? written : undefined,
-    }
-  } finally {
-    tree.delete()
+  }
+  return {
+    readOnly,
+    question: [...operands].sort().join('\n'),
+    view: readOnly && view,
+    files,
+    writes: known ? written : undefined,
   }
 }
 
-/** Whether one simple command is a known reader with arguments that keep it one; its operands go into `operands`. */
-function reads(node: Node, operands: Set<string>): boolean {
-  const args = node.childrenForFieldName('argument').map((a) => word(a!))
-  for (const arg of args) if (!arg.startsWith('-')) operands.add(arg)
-  const rule = READERS.get(node.childForFieldName('name')!.text)
-  return rule?.(args) === true
+/** One simple command judged: whether it only reads, its operands, the files it shows, and the files `sed -i` edits. */
+interface Judged {
+  reads: boolean
+  operands: string[]
+  shown: string[]
+  /** For `sed -i` with a script that only edits: the files it edits; otherwise undefined. */
+  edits: string[] | undefined
+}
+
+/** One simple command judged against the allowlist. */
+function judge(name: string, args: readonly string[]): Judged {
+  const reader = READERS.get(name)
+  const read = reader === undefined ? undefined : options(reader, args)
+  const operands = read?.operands ?? args.filter((a) => !a.startsWith('-'))
+  // A viewer's files: its operands but for sed's script (its first, unless given with -e) and plain numbers.
+  const files = read?.files ?? operands
+  const shown = files.filter((a) => !/^\d+$/.test(a))
+  if (read === undefined || !read.ok) return { reads: false, operands, shown, edits: undefined }
+  if (read.edits) return { reads: false, operands, shown, edits: read.files }
+  return { reads: true, operands, shown, edits: undefined }
+}
+
+/** What starts an expansion after `$`: a name, a digit, a special parameter, a brace, a paren or a quote. */
+const EXPANSION = /[A-Za-z0-9_{(@*#?$!'"-]/
+
+/** The same inside double quotes, where `$"` is a dollar sign and the closing quote. */
+const QUOTED_EXPANSION = /[A-Za-z0-9_{(@*#?$!-]/
+
+/** Characters that end a word outside quotes. */
+const BREAKS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>'])
+
+/** Characters that open syntax the lexer does not read: a substitution, a subshell or group, brace expansion. */
+const UNREAD = new Set(['`', '(', ')', '{', '}'])
+
+/**
+ * The simple commands of `source`, in order; undefined where it uses syntax
+ * the lexer does not read (see the module comment). One pass over the text.
+ */
+function lex(source: string): Simple[] | undefined {
+  const commands: Simple[] = []
+  let current: Simple = { words: [], writes: [], reads: [] }
+  /** The word being read, quotes removed, and whether one is open (an empty quoted word is a word). */
+  let word = ''
+  let open = false
+  /** Whether the word being read is still plain: no quote nor escape yet, so that `2>` is a descriptor's. */
+  let plain = true
+  /** Where the next word goes: a command's words, or a redirection's target (whether it writes). */
+  let target: Target = 'word'
+  /** Whether the command that ends next must have words: after `|`, `&&` and `||`. */
+  let needed = false
+  const end = (): void => {
+    if (!open) return
+    if (target === 'word') current.words.push(word)
+    else if (target === 'read') current.reads.push(word)
+    else if (target === 'write' || (target === 'descriptor' && !/^(\d+|-)$/.test(word))) {
+      if (word !== '/dev/null') current.writes.push(word)
+    }
+    target = 'word'
+    word = ''
+    open = false
+    plain = true
+  }
+  /** Close the command in hand; `next` says whether another must follow (a pipe or `&&`). */
+  const close = (next: boolean): boolean => {
+    if (target !== 'word') return false
+    if (current.words.length === 0) {
+      if (needed || next || current.writes.length > 0) return false
+    } else commands.push(current)
+    current = { words: [], writes: [], reads: [] }
+    needed = next
+    return true
+  }
+  let i = 0
+  while (i < source.length) {
+    const c = source[i]!
+    if (open || !BREAKS.has(c)) {
+      if (c === "'") {
+        const closing = source.indexOf("'", i + 1)
+        if (closing < 0) return undefined
+        word += source.slice(i + 1, closing)
+        open = true
+        plain = false
+        i = closing + 1
+        continue
+      }
+      if (c === '"') {
+        const quoted = doubleQuoted(source, i + 1)
+        if (quoted === undefined) return undefined
+        word += quoted.text
+        open = true
+        plain = false
+        i = quoted.end
+        continue
+      }
+      if (c === '\\') {
+        if (i + 1 >= source.length) return undefined
+        if (source[i + 1] !== '\n') {
+          word += source[i + 1]
+          open = true
+          plain = false
+        }
+        i += 2
+        continue
+      }
+      if (c === '$' && EXPANSION.test(source[i + 1] ?? '')) return undefined
+      if (UNREAD.has(c)) return undefined
+      if (c === '#' && !open) {
+        const newline = source.indexOf('\n', i)
+        i = newline < 0 ? source.length : newline
+        continue
+      }
+      if (BREAKS.has(c)) {
+        // A plain number against a redirection is its descriptor (`2>err`); any other word ends there.
+        if ((c === '>' || c === '<') && plain && /^\d+$/.test(word)) {
+          word = ''
+          open = false
+        } else end()
+        continue
+      }
+      word += c
+      open = true
+      i++
+      continue
+    }
+    // A break outside a word: a blank, a separator or a redirection.
+    if (c === ' ' || c === '\t') {
+      i++
+      continue
+    }
+    if (c === '\n' || c === ';') {
+      if (source[i + 1] === ';' || !close(false)) return undefined
+      i++
+      continue
+    }
+    if (c === '|') {
+      if (!close(true)) return undefined
+      i += source[i + 1] === '|' || source[i + 1] === '&' ? 2 : 1
+      continue
+    }
+    if (c === '&') {
+      if (source[i + 1] === '&') {
+        if (!close(true)) return undefined
+        i += 2
+        continue
+      }
+      // `&>` and `&>>` write stdout and stderr to a file; a lone `&` starts a background job.
+      if (source[i + 1] !== '>' || target !== 'word') return undefined
+      i += source[i + 2] === '>' ? 3 : 2
+      target = 'write'
+      continue
+    }
+    const redirection = redirect(source, i)
+    if (redirection === undefined || target !== 'word') return undefined
+    i = redirection.end
+    target = redirection.target
+  }
+  end()
+  if (!close(false) || needed) return undefined
+  return commands.length === 0 ? undefined : commands
 }
 
 /**
- * Whether a redirection writes to a file: a writing operator whose destination is neither a
- * descriptor nor /dev/null (`3>&-` closes one: its operator is `>&-`).
+ * Where a word goes: a command's words, or a redirection's operand: a file it writes or reads, a
+ * descriptor (or, when not a number, a file it writes), a here-string.
  */
-function writes(node: Node): boolean {
-  const operator = node.children.find((c) => !c!.isNamed)!.text
-  if (!WRITES.has(operator)) return false
-  // A writing operator always has a destination.
-  const destination = node.childForFieldName('destination')!.text
-  return destination !== '/dev/null' && !/^\d+$/.test(destination) && destination !== '-'
+type Target = 'word' | 'write' | 'read' | 'descriptor' | 'string'
+
+/** The redirection operator at `at`: where its operand goes, and where the operator ends. */
+function redirect(source: string, at: number): { target: Target; end: number } | undefined {
+  const next = source[at + 1]
+  if (source[at] === '>') {
+    if (next === '(') return undefined
+    if (next === '>' || next === '|') return { target: 'write', end: at + 2 }
+    if (next === '&') return { target: 'descriptor', end: at + 2 }
+    return { target: 'write', end: at + 1 }
+  }
+  // `<`: a file read; `<<<` a string; `<&` a descriptor; `<<` (a here-document), `<>` and `<(` are not read.
+  if (next === '<') return source[at + 2] === '<' ? { target: 'string', end: at + 3 } : undefined
+  if (next === '&') return { target: 'descriptor', end: at + 2 }
+  if (next === '>' || next === '(') return undefined
+  return { target: 'read', end: at + 1 }
 }
 
-/** An argument as the command receives it, for the plain quoted forms: 'x' and "x" without their quotes. */
-function word(node: Node): string {
-  const { text } = node
-  if (node.type === 'raw_string') return text.slice(1, -1)
-  if (node.type === 'string' && node.namedChildren.every((c) => c!.type === 'string_content')) return text.slice(1, -1)
-  return text
+/**
+ * A double-quoted string from `from` (after its opening quote): its text, escapes resolved, and
+ * where it ends; undefined when it is not closed or expands anything.
+ */
+function doubleQuoted(source: string, from: number): { text: string; end: number } | undefined {
+  let text = ''
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!
+    if (c === '"') return { text, end: i + 1 }
+    if (c === '`' || (c === '$' && QUOTED_EXPANSION.test(source[i + 1] ?? ''))) return undefined
+    if (c === '\\' && i + 1 < source.length && '$`"\\\n'.includes(source[i + 1]!)) {
+      i++
+      if (source[i] !== '\n') text += source[i]
+    } else text += c
+  }
+  return undefined
 }

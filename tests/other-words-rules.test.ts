@@ -1,23 +1,17 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { Parser, Tree } from 'web-tree-sitter'
+import { describe, expect, it } from 'vitest'
 import { comparison } from '../src/compare.ts'
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
 import { maskNoise } from '../src/noise.ts'
 import { rereadText } from '../src/reminders.ts'
 import { failed, failureText } from '../src/results.ts'
-import { loadShell, shellCommand } from '../src/shell.ts'
 import { readLabels, withRereads } from '../src/replay/labels.ts'
 import { Scorer } from '../src/replay/score.ts'
 import { runReplay, writeSessions } from '../support/sessions.ts'
 import { scratch } from '../support/scratch.ts'
 import { GREP, times, turns } from './support/calls.ts'
-
-beforeAll(async () => {
-  await loadShell()
-})
 
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 
@@ -126,235 +120,6 @@ describe('failed: a result that says its call failed with an error to show', () 
   })
 })
 
-describe('shellCommand: what a bash command does, as tree-sitter parses it', () => {
-  it.each<[string, boolean, string]>([
-    ['cat f | grep "def x"', true, 'def x\nf'],
-    ["grep -n 'def x' f", true, 'def x\nf'],
-    ['grep -n "$X" f', true, '"$X"\nf'],
-    ['cd d && ls 2>/dev/null; git log -1 >&2', true, 'd\nlog'],
-    ['# only a comment', true, ''],
-    ['sed -i s/a/b/ f', false, 'f\ns/a/b/'],
-    ['sed -n "1,5w out" f', false, '1,5w out\nf'],
-    ['sort -o out f', false, 'f\nout'],
-    ['uniq in out', false, 'in\nout'],
-    ['uniq -c in', true, 'in'],
-    ['find . -name x -delete', false, '.\nx'],
-    ['awk \'{print $1 > "o"}\' f', false, 'f\n{print $1 > "o"}'],
-    ['git commit -m x', false, 'commit\nx'],
-    ['git --version', false, ''],
-    ['sort --output=o f', false, 'f'],
-    ['ls 3>&- 2>&1 >/dev/null', true, ''],
-    ['grep "a $X b" f', true, '"a $X b"\nf'],
-    ['cat f >&-', true, 'f'],
-    ['ls > out', false, ''],
-    ['python x.py', false, 'x.py'],
-    ['$CMD f', false, 'f'],
-    ['f() { ls; }', false, ''],
-  ])('%j: read-only %s, asking %j', (command, readOnly, question) => {
-    const parsed = shellCommand(command)!
-    expect([parsed.readOnly, parsed.question]).toEqual([readOnly, question])
-  })
-
-  it.each([
-    'cat',
-    'head',
-    'tail',
-    'grep',
-    'egrep',
-    'fgrep',
-    'rg',
-    'ls',
-    'wc',
-    'nl',
-    'cut',
-    'tr',
-    'file',
-    'stat',
-    'du',
-    'df',
-    'pwd',
-    'echo',
-    'printf',
-    'tree',
-    'diff',
-    'cmp',
-    'which',
-    'type',
-    'realpath',
-    'readlink',
-    'basename',
-    'dirname',
-    'true',
-    'false',
-    'test',
-    'cd',
-    'column',
-    'od',
-    'hexdump',
-    'strings',
-    'md5sum',
-    'sha1sum',
-    'sha256sum',
-    'printenv',
-    'less',
-    'more',
-    'sed',
-    'sort',
-    'uniq',
-    'find',
-    'awk',
-  ])('%s is a reader', (name) => {
-    expect(shellCommand(`${name} -x a.txt`)!.readOnly).toBe(true)
-  })
-
-  it.each([
-    'status',
-    'diff',
-    'log',
-    'show',
-    'blame',
-    'grep',
-    'ls-files',
-    'ls-tree',
-    'rev-parse',
-    'describe',
-    'shortlog',
-    'cat-file',
-  ])('git %s is a reader', (sub) => {
-    expect(shellCommand(`git -C d -c a=b --git-dir g --work-tree w --namespace n --no-pager ${sub} x`)!.readOnly).toBe(
-      true,
-    )
-  })
-
-  it('git without a subcommand reads nothing known; a value that looks like a subcommand is a value', () => {
-    expect(shellCommand('git')!.readOnly).toBe(false)
-    expect(shellCommand('git -C status commit')!.readOnly).toBe(false)
-    expect(shellCommand('[ -f a.txt ] && cat a.txt')!.readOnly).toBe(true)
-  })
-
-  it.each(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'])(
-    'find with %s may change something',
-    (action) => {
-      expect(shellCommand(`find . ${action} x`)!.readOnly).toBe(false)
-    },
-  )
-
-  it.each(['>', '>>', '&>', '&>>', '>|', '>&'])(
-    'a redirection %s to a file writes it; to /dev/null, a descriptor or - it does not',
-    (operator) => {
-      expect(shellCommand(`ls ${operator} out.txt`)).toMatchObject({ readOnly: false, writes: ['out.txt'] })
-      expect(shellCommand(`ls ${operator} /dev/null`)).toMatchObject({ readOnly: true, writes: [] })
-    },
-  )
-
-  it.each([
-    ['sed -n p -i f', false],
-    ['sed -ni p f', false],
-    ['sed --in-place=.bak p f', false],
-    ["sed 's/a/b/w out' f", false],
-    ['sed -n "1,5w out" f', false],
-    ["sed -n 'w out' f", false],
-    ['sed -n p f', true],
-    ['sed -n p my-inc.txt', true],
-    ['sort -uo out f', false],
-    ['sort --output=o f', false],
-    ['sort -u f', true],
-    ['sort data-old.txt', true],
-    ['cat < in.txt', true],
-    ['ls > out2', false],
-    ['ls > 2out', false],
-    ['ls 2>&12', true],
-    ["awk '$1 > 2' f", false],
-    ['awk \'{print | "sh"}\' f', false],
-    ['awk \'BEGIN { system("x") }\'', false],
-    ['awk \'{ getline l < "f" }\'', false],
-    ["awk '{print $1}' f", true],
-    ['ls >&2', true],
-    ['ls 2>&1', true],
-    ['ls >&-', true],
-    ['cat f > -', true],
-  ])('%s: read-only %s', (command, readOnly) => {
-    expect(shellCommand(command as string)!.readOnly).toBe(readOnly)
-  })
-
-  it.each(['cat', 'head', 'tail', 'nl', 'sed', 'less', 'more'])('%s shows files: a view', (name) => {
-    expect(shellCommand(`${name} a.py`)).toMatchObject({ view: true, files: name === 'sed' ? [] : ['a.py'] })
-  })
-
-  it('cd and echo show no file and keep a view a view; a reader that is no viewer makes it no view', () => {
-    expect(shellCommand('cd d && echo x && cat a.py')).toMatchObject({ view: true, files: ['a.py'] })
-    expect(shellCommand('cat a.py | wc -l')).toMatchObject({ view: false })
-  })
-
-  it(
-    'what a command writes, when it changes nothing else: redirections ' +
-      'and sed -i; undefined once anything else may change',
-    () => {
-      expect(shellCommand("printf 'x' > notes.txt")!.writes).toEqual(['notes.txt'])
-      expect(shellCommand('sed -i s/a/b/ f g')!.writes).toEqual(['f', 'g'])
-      expect(shellCommand('sed -i -e s/a/b/ f')!.writes).toBeUndefined()
-      expect(shellCommand('sed -i -f x.sed f')!.writes).toBeUndefined()
-      expect(shellCommand('sed -i --expression=s/a/b/ f')!.writes).toBeUndefined()
-      expect(shellCommand('sed -i --file=x.sed f')!.writes).toBeUndefined()
-      expect(shellCommand('rm f')!.writes).toBeUndefined()
-      expect(shellCommand('f() { ls; }')!.writes).toBeUndefined()
-    },
-  )
-
-  it('views show content (cat, sed -n, head) of the files they name; a search is no view', () => {
-    expect(shellCommand('nl -ba f.py | sed -n 1,5p')).toMatchObject({ view: true, files: ['f.py'] })
-    expect(shellCommand('head -n 15 a.py b.py; cd d')).toMatchObject({ view: true, files: ['a.py', 'b.py'] })
-    expect(shellCommand('head -n 5 log2')).toMatchObject({ view: true, files: ['log2'] })
-    expect(shellCommand('grep x f')!.view).toBe(false)
-  })
-
-  it("every tree a parse makes is freed: the parser's memory does not grow with the calls", () => {
-    const freed = vi.spyOn(Tree.prototype, 'delete')
-    try {
-      for (const command of ['ls', 'grep x f | head', 'if (( ; then']) shellCommand(command)
-      expect(freed).toHaveBeenCalledTimes(3)
-    } finally {
-      freed.mockRestore()
-    }
-  })
-
-  it('a command longer than 16,384 characters is not parsed, and proves nothing', () => {
-    const parse = vi.spyOn(Parser.prototype, 'parse')
-    try {
-      expect(shellCommand(`grep -n "${'x'.repeat(16_384 - 12)}" f`)).toMatchObject({ readOnly: true })
-      expect(shellCommand(`grep -n "${'x'.repeat(16_384 - 11)}" f`)).toBeUndefined()
-      expect(parse).toHaveBeenCalledTimes(1)
-    } finally {
-      parse.mockRestore()
-    }
-  })
-
-  it('a command it cannot parse whole proves nothing', () => {
-    expect(shellCommand('if (( ; then')).toBeUndefined()
-  })
-
-  it(
-    'before the parser has loaded nothing is proven; a grammar that cannot ' +
-      'load is said once, and the plugin carries on',
-    async () => {
-      vi.resetModules()
-      const fresh = await import('../src/shell.ts')
-      expect(fresh.shellCommand('ls')).toBeUndefined()
-      const warnings: string[] = []
-      await fresh.loadShellOrWarn({ warn: (message) => warnings.push(message) }, [
-        '/nowhere/tree-sitter-bash.wasm',
-        new URL('file:///nowhere/either.wasm'),
-      ])
-      expect(warnings).toEqual([
-        'rereads: the shell parser did not load, so no bash command counts ' +
-          'as read-only: the bash grammar is missing (looked for /nowhere/tree-sitter-bash.wasm, ' +
-          '/nowhere/either.wasm)',
-      ])
-      expect(fresh.shellCommand('ls')).toBeUndefined()
-    },
-  )
-})
-
 describe('rereads: which repeats the guard reminds', () => {
   const agent = {} as never
   const result = (t: string) => ({ isError: false, content: text(t) })
@@ -381,31 +146,6 @@ describe('rereads: which repeats the guard reminds', () => {
       ])
     },
   )
-
-  it('a bash command is parsed at most once per call, and only once a call with the same result is found', () => {
-    const parse = vi.spyOn(Parser.prototype, 'parse')
-    try {
-      const calls: [string, unknown, string][] = [
-        ['bash', { command: 'grep x f' }, 'x'],
-        ['bash', { command: 'ls' }, 'f'],
-        ['bash', { command: 'grep x f' }, 'x'],
-        ['bash', { command: 'ls' }, 'f'],
-        ['bash', { command: 'cat f' }, 'x\ny'],
-        ['bash', { command: 'wc f' }, '2'],
-      ]
-      expect(drive({}, calls)).toEqual([
-        [3, rereadText(2)],
-        [4, rereadText(2)],
-      ])
-      // Call 3, then the call between (2), for the first reread; call 4 for the second; 1, 5 and 6 never.
-      expect(parse.mock.calls.map(([command]) => command)).toEqual(['grep x f', 'ls', 'ls'])
-      parse.mockClear()
-      drive({ rereads: false }, calls)
-      expect(parse).not.toHaveBeenCalled()
-    } finally {
-      parse.mockRestore()
-    }
-  })
 
   it('a navigation tool is never reminded, and changes nothing for a search', () => {
     expect(
@@ -557,35 +297,50 @@ describe('rereads: which repeats the guard reminds', () => {
     ).toEqual([])
   })
 
-  it('other words: the same operands in the same folder; another folder is another question', () => {
-    const quoted = (command: string, workdir?: string) =>
-      `\`bash ${JSON.stringify(workdir === undefined ? { command } : { command, workdir })}\``
-    expect(
-      drive({}, [
-        ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
-        ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x'],
-      ]),
-    ).toEqual([[2, rereadText(1, quoted('grep x f', 'a'))]])
-    expect(
-      drive({}, [
-        ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
-        ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x'],
-      ]),
-    ).toEqual([])
-    // No workdir is the session's folder, as an empty one is.
-    expect(
-      drive({}, [
-        ['bash', { command: 'grep x f', workdir: '' }, 'x'],
-        ['bash', { command: 'cat f | grep x' }, 'x'],
-      ]),
-    ).toEqual([[2, rereadText(1, quoted('grep x f', ''))]])
-    expect(
-      drive({}, [
-        ['grep', { pattern: 'x' }, 'x'],
-        ['grep', { pattern: 'y' }, 'x'],
-      ]),
-    ).toEqual([])
-  })
+  it(
+    'other words: the same operands in the same folder, 2 or more calls back; another folder is another ' +
+      "question, and the call right before is the run rules' to judge",
+    () => {
+      const quoted = (command: string, workdir?: string) =>
+        `\`bash ${JSON.stringify(workdir === undefined ? { command } : { command, workdir })}\``
+      const ls: [string, unknown, string] = ['bash', { command: 'ls' }, 'f']
+      expect(
+        drive({}, [
+          ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
+          ls,
+          ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x'],
+        ]),
+      ).toEqual([[3, rereadText(2, quoted('grep x f', 'a'))]])
+      expect(
+        drive({}, [
+          ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
+          ['bash', { command: 'cat f | grep x', workdir: 'a' }, 'x'],
+        ]),
+      ).toEqual([])
+      expect(
+        drive({}, [
+          ['bash', { command: 'grep x f', workdir: 'a' }, 'x'],
+          ls,
+          ['bash', { command: 'cat f | grep x', workdir: 'b' }, 'x'],
+        ]),
+      ).toEqual([])
+      // No workdir is the session's folder, as an empty one is.
+      expect(
+        drive({}, [
+          ['bash', { command: 'grep x f', workdir: '' }, 'x'],
+          ls,
+          ['bash', { command: 'cat f | grep x' }, 'x'],
+        ]),
+      ).toEqual([[3, rereadText(2, quoted('grep x f', ''))]])
+      expect(
+        drive({}, [
+          ['grep', { pattern: 'x' }, 'x'],
+          ['glob', { pattern: '*' }, 'g'],
+          ['grep', { pattern: 'y' }, 'x'],
+        ]),
+      ).toEqual([])
+    },
+  )
 
   it('not past the window: a call 7 back is out of sight', () => {
     const calls: [string, unknown, string][] = [
@@ -762,41 +517,6 @@ describe('the new rules in the guard, one condition at a time', () => {
   })
 
   it(
-    'which reminders are on a repeated result: a reread, a repeated failure, ' +
-      'a run under maskNoise; not a run otherwise',
-    () => {
-      const grep: [string, unknown, ReturnType<typeof out>] = ['grep', { pattern: 'x' }, out('X')]
-      expect(run({ thresholds: [2] }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([false, false])
-      expect(run({ thresholds: [2], resultAware: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
-        false,
-        false,
-      ])
-      expect(run({ thresholds: [2], maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated)).toEqual([
-        false,
-        false,
-      ])
-      expect(
-        run({ thresholds: [2], resultAware: true, maskNoise: true }, [grep, grep]).map((o) => o.resultRepeated),
-      ).toEqual([false, true])
-      const fail = (i: number): [string, unknown, ReturnType<typeof out>] => [
-        'bash',
-        { i },
-        out('boom\n[exit code: 1]'),
-      ]
-      expect(
-        run({ thresholds: [2], sameFailure: true }, [fail(1), fail(2), fail(3)]).map((o) => [
-          o.reminder !== undefined,
-          o.resultRepeated,
-        ]),
-      ).toEqual([
-        [false, false],
-        [false, false],
-        [true, true],
-      ])
-    },
-  )
-
-  it(
     'rereads asks only about a call that starts a run and gets no other ' +
       'reminder: the run and cycle rules come first',
     () => {
@@ -806,14 +526,13 @@ describe('the new rules in the guard, one condition at a time', () => {
         undefined,
         undefined,
       ])
-      // The 4th call completes a cycle of two: its reminder is the cycle's, on no repeated result as
-      // this config compares them.
+      // The 3rd call is a reread; the 4th completes a cycle of two: its reminder is the cycle's.
       const cycle = run({ thresholds: [2], cycles: true, rereads: true }, [grep, glob, grep, glob])
-      expect(cycle.map((o) => [o.reminder !== undefined, o.resultRepeated])).toEqual([
-        [false, false],
-        [false, false],
-        [true, true],
-        [true, false],
+      expect(cycle.map((o) => (o.reminder?.source as { summary: string } | undefined)?.summary)).toEqual([
+        undefined,
+        undefined,
+        'grep × 2 (reread)',
+        'grep → glob × 2',
       ])
       expect((cycle[3]!.reminder!.content[0] as { text: string }).text).toContain('same sequence of 2 tool calls')
     },
@@ -829,7 +548,7 @@ describe('the new rules in the guard, one condition at a time', () => {
       ]),
       ['grep', { pattern: 'x' }, out('X')],
     ]
-    expect(run({ rereads: true }, calls).map((o) => o.resultRepeated)).toEqual([
+    expect(run({ rereads: true }, calls).map((o) => o.reminder !== undefined)).toEqual([
       false,
       false,
       false,

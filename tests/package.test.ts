@@ -138,7 +138,6 @@ describe('the published package', () => {
       'lib/invariant.js.map',
       'lib/replay/cli.js',
       'lib/replay/cli.js.map',
-      'lib/tree-sitter-bash.wasm',
     ])
   })
 
@@ -218,8 +217,8 @@ describe('the published package', () => {
           sameFailure: false,
           rereads: false,
           readOnlyTools: [
-            ...['read', 'read_image', 'grep', 'glob', 'job_output', 'job_list'],
-            ...['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch'],
+            ...['read', 'read_image', 'grep', 'glob'],
+            ...['Read', 'Grep', 'Glob', 'LS'],
             ...['read_file', 'read_many_files', 'list_directory', 'search_file_content'],
             ...['search_file', 'search_dir', 'find_file'],
           ],

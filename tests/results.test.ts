@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
+import { isEmpty, jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
 
 const SPILL = (locator: string) =>
   `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored ` +
@@ -235,5 +235,20 @@ describe('a poll turned into a wait', () => {
     ['next arguments that are no object', ['job_output', { job_id: 'j' }, 'job_output', 'raw'], false],
   ])('%s', (_label, [tool, args, nextTool, nextArgs], expected) => {
     expect(waitsOn(tool, args, nextTool, nextArgs)).toBe(expected)
+  })
+})
+
+describe('an empty outcome: weak evidence that two calls asked one question', () => {
+  const text = (t: string) => ({ isError: false, content: [{ type: 'text' as const, text: t }] })
+  it.each(['', '  \n', '(no output)', '<returncode>1</returncode>\n<output>\n</output>'])('%j is empty', (t) => {
+    expect(isEmpty(text(t))).toBe(true)
+  })
+
+  it('no block at all is empty; a word, an image or a running job read is not', () => {
+    expect(isEmpty({ isError: false, content: [] })).toBe(true)
+    expect(isEmpty(text('0'))).toBe(false)
+    expect(isEmpty(text('<returncode>0</returncode>\n<output>\nx\n</output>'))).toBe(false)
+    expect(isEmpty({ isError: false, content: [{ type: 'image', data: 'x', mimeType: 'image/png' }] })).toBe(false)
+    expect(isEmpty({ isError: false, content: undefined, running: 'running' })).toBe(false)
   })
 })

@@ -7,7 +7,6 @@
  */
 import type { Config } from '../config.ts'
 import type { Labels } from './labels.ts'
-import { loadShell } from '../shell.ts'
 import { Scorer, type EpisodeScore, type Score } from './score.ts'
 import { discover } from './logs.ts'
 import { corruption, LogReader, type Corrupt, type Torn } from './reader.ts'
@@ -70,9 +69,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return problem.status
   }
   const { config, labels } = inputs
-  // The shell parser `rereads` judges bash commands with, loaded before any session is replayed: a
-  // config --suggest tries may need it too.
-  await loadShell()
   const terminal = new Terminal(io)
   const found = await discover(request.paths)
   for (const problem of found.problems) terminal.fail(problem)

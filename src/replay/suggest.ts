@@ -109,8 +109,9 @@ export function tally(
     reminded.add(call)
     loops.add(starts[at - 1]!)
     result.reminders++
-    // A reread's and a repeated failure's result repeats by the rule itself, whatever the call before it was.
-    if (call.repeatsResult || seen.resultRepeated) {
+    // One measure for every candidate, whatever rule reminded: whether the call returned what the same call
+    // returned last time. A rule is not right merely because it fired.
+    if (call.repeatsResult) {
       result.onRepeatedResults++
       repeated.add(starts[at - 1]!)
     } else {

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest'
+import { LONGEST_COMMAND, shellCommand } from '../src/shell.ts'
+import { sedPrints } from '../src/readers.ts'
+
+/** Whether a command is proven to only read; a command the lexer does not read is not. */
+const readOnly = (command: string) => shellCommand(command)?.readOnly === true
+
+describe('shellCommand: the commands and options known to only read', () => {
+  it.each<[string, string]>([
+    ['cat f | grep "def x"', 'def x\nf'],
+    ["grep -n 'def x' f", 'def x\nf'],
+    ['cd d && ls 2>/dev/null; git log -1 >&2', 'd\nlog'],
+    ['nl -ba f.py | sed -n 10,20p', '10,20p\nf.py'],
+    ['head -n 15 a.py', '15\na.py'],
+    ['head -20 a.py', 'a.py'],
+    ['wc -l < in.txt', 'in.txt'],
+    ["find . -name '*.py' -type f | head", '*.py\n.\nf'],
+    ['git -C repo --no-pager status -sb', 'repo\nstatus'],
+    ['git status -uno', 'status'],
+    ['grep -rn --include=*.py x .', '.\nx'],
+    ['[ -f a.txt ] && cat a.txt', ']\na.txt'],
+    ['ls \\\n  -la', ''],
+    ['# only a comment\nls', ''],
+    ["awk '{print $1}' f", 'f\n{print $1}'],
+    ["sed -e 's/a/b/' -n f", 'f\ns/a/b/'],
+    ['uniq -c in', 'in'],
+    ['ls 3>&- 2>&1', ''],
+    ['grep "cost: $" f', 'cost: $\nf'],
+    ['jq -r .name package.json', '.name\npackage.json'],
+    ['grep -- -x f', '-x\nf'],
+    ['find . -name', '\n.'],
+    ['sed -e', ''],
+    ['grep --max-count 5 --count x f', '5\nf\nx'],
+    ['grep x f --max-count', 'f\nx'],
+    ['find -L . \\( -name a -o -name b \\) ! -path x , -print', '.\na\nb\nx'],
+    ['sed --expression=p f', 'f\np'],
+    ['echo $', '$'],
+    ['ls # trailing', ''],
+    ['grep x <<< "a b"', 'x'],
+    ['cat <&3', ''],
+    ['grep "a\\"b" f', 'a"b\nf'],
+    ['grep "a\\nb" f', 'a\\nb\nf'],
+    ['grep "a\\\nb" f', 'ab\nf'],
+  ])('%j only reads and asks %j', (command, question) => {
+    expect(shellCommand(command)).toMatchObject({ readOnly: true, question })
+  })
+
+  it.each([
+    // Writers and runners on the list's commands (issues 35 and 36).
+    "sed -n '1wout' f",
+    "sed 's/a/b/w out' f",
+    "sed 'W out' f",
+    "sed '1e date' f",
+    "sed 's/a/b/e' f",
+    'sed -f script.sed f',
+    'sort --out=x f',
+    'sort --output=x f',
+    'sort -o x f',
+    'sort -uo x f',
+    'sort --compress-program=gzip f',
+    'grep --bogus x f',
+    'git -C',
+
+    'uniq in out',
+    'uniq - out',
+    "gawk -i inplace '{print}' f",
+    "awk -i inplace '{print}' f",
+    'awk -f prog.awk f',
+    'awk \'{print > "o"}\' f',
+    'awk \'{print | "sh"}\' f',
+    'awk \'BEGIN { system("x") }\'',
+    'awk \'{ getline l < "f" }\'',
+    'git diff --output=x',
+    'git log --output x',
+    'git diff --ext-diff',
+    'git -c core.fsmonitor=x status',
+    'git -c core.pager=x log',
+    'git commit -m x',
+    'git --version',
+    'git',
+    'tree -o out',
+    'rg --pre cat x',
+    'rg -z x',
+    'find . -print -de\\lete',
+    "find . $'-delete'",
+    'find . -delete',
+    'find . -exec rm {} +',
+    'find . -fprint out',
+    'tail -f log',
+    'file -C -m magic',
+    // Commands not on the list: what changes by itself, what runs others, what writes.
+    'ps aux | grep x | wc -l',
+    'date',
+    'df -h',
+    'curl -s http://localhost:8080',
+    'docker ps',
+    'sudo du -sh /',
+    'xargs cat',
+    'python x.py',
+    'rm f',
+    'less f',
+    'env',
+  ])('%j may write', (command) => {
+    expect(readOnly(command)).toBe(false)
+  })
+
+  it.each([
+    ['ls > out', ['out']],
+    ['ls >> "a.txt"', ['a.txt']],
+    ["echo x >> 'a.txt'", ['a.txt']],
+    ['echo x >> ./"a.txt"', ['./a.txt']],
+    ['ls &> out', ['out']],
+    ['ls &>> out', ['out']],
+    ['ls >| out', ['out']],
+    ['ls >&out', ['out']],
+    ['ls 2> err', ['err']],
+    ['ls>out', ['out']],
+    ["printf 'x' > notes.txt", ['notes.txt']],
+    ['sed -i s/a/b/ f g', ['f', 'g']],
+    ['sed -i.bak -e s/a/b/ f', ['f']],
+    ['sed --in-place=.bak s/a/b/ f', ['f']],
+    ['sed -ni p f', ['f']],
+  ])('%j writes %j and nothing else', (command, writes) => {
+    expect(shellCommand(command)).toMatchObject({ readOnly: false, writes })
+  })
+
+  it.each(['ls > /dev/null', 'ls 2>&1', 'ls >&2', 'ls >&-', 'ls 2>/dev/null'])(
+    '%j writes no file: /dev/null, a descriptor or a closed one',
+    (command) => {
+      expect(shellCommand(command)).toMatchObject({ readOnly: true, writes: [] })
+    },
+  )
+
+  it.each(['rm f', 'sed -i -f x.sed f', 'sed -i "1e date" f', 'ls; python x.py'])(
+    '%j may change anything, not just files it names',
+    (command) => {
+      expect(shellCommand(command)!.writes).toBeUndefined()
+    },
+  )
+
+  it.each(['cat', 'head', 'tail', 'nl'])('%s shows files: a view', (name) => {
+    expect(shellCommand(`${name} a.py`)).toMatchObject({ view: true, files: ['a.py'] })
+  })
+
+  it('views show the files they name; cd and echo keep a view a view; a search is no view', () => {
+    expect(shellCommand('sed -n 1,5p a.py')).toMatchObject({ view: true, files: ['a.py'] })
+    expect(shellCommand('cd d && echo x && cat a.py')).toMatchObject({ view: true, files: ['a.py'] })
+    expect(shellCommand('head -n 15 a.py b.py; cd d')).toMatchObject({ view: true, files: ['a.py', 'b.py'] })
+    expect(shellCommand('cat a.py | wc -l')).toMatchObject({ view: false })
+    expect(shellCommand('grep x f')!.view).toBe(false)
+  })
+})
+
+describe('shellCommand: syntax it does not read proves nothing', () => {
+  it.each([
+    'cat $(cat f)',
+    'cat `cat f`',
+    'cat $HOME/f',
+    'cat "$X"',
+    'cat "`x`"',
+    'cat $' + '{X}',
+    'cat <(ls)',
+    'ls >(tee x)',
+    '(cat f)',
+    '{ cat f; }',
+    'cat {a,b}',
+    'f() { ls; }',
+    'sleep 5 &',
+    'cat <<EOF\nx\nEOF',
+    'cat <> f',
+    "cat 'f",
+    'cat "f',
+    'cat f\\',
+    'ls |',
+    '| ls',
+    'ls && && ls',
+    'case x in a) ;; esac',
+    '> out',
+    'ls > > out',
+    'ls >;',
+    'ls;;',
+    'cat "$',
+    'cat "\\',
+    '',
+    '   ',
+  ])('%j', (command) => {
+    expect(shellCommand(command)).toBeUndefined()
+  })
+
+  it('keywords, assignments and negation are read as commands no list knows: they may write', () => {
+    for (const command of ['if true; then cat f; fi', 'X=1 cat f', '! cat f', 'time cat f', '[[ -f a ]]'])
+      expect(readOnly(command)).toBe(false)
+  })
+
+  it(`a command longer than ${LONGEST_COMMAND} characters proves nothing`, () => {
+    expect(readOnly(`grep -n "${'x'.repeat(LONGEST_COMMAND - 12)}" f`)).toBe(true)
+    expect(shellCommand(`grep -n "${'x'.repeat(LONGEST_COMMAND - 11)}" f`)).toBeUndefined()
+  })
+
+  it('hostile commands are read in one pass: 16,384 parentheses, quotes or pipes', () => {
+    for (const command of [')'.repeat(16_384), '"'.repeat(16_384), `cat f${' | cat'.repeat(2_000)}`])
+      shellCommand(command)
+    expect(shellCommand(`cat f${' | cat'.repeat(2_000)}`)).toMatchObject({ readOnly: true, question: 'f' })
+  })
+})
+
+describe('sedPrints: a sed script that only prints', () => {
+  it.each([
+    'p',
+    '1,5p',
+    '$!N;P;D',
+    '/x/,/y/ { s/a/b/g; p }',
+    's|a|b|2p',
+    'y/abc/xyz/',
+    '\\,x,d',
+    '/x/I p',
+    '1~2d',
+    '10q',
+    '10q5',
+    's/a\\/b/c/p',
+    '1a text\\\nmore',
+    ':a;N;ba',
+    '# comment\np',
+    '1a text',
+    '1r other.txt',
+    '=',
+  ])('%j', (script) => {
+    expect(sedPrints(script)).toBe(true)
+  })
+
+  it.each([
+    '1,/x',
+    'w out',
+    '1,5w out',
+    's/a/b/w out',
+    's/a/b/e',
+    'e date',
+    'W out',
+    's/a/b',
+    's',
+    '/x',
+    'k',
+    '1,',
+    '\\',
+  ])('%j may write', (script) => {
+    expect(sedPrints(script)).toBe(false)
+  })
+})
