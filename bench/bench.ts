@@ -15,9 +15,12 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { scopeTarget } from '@deepseek-ai/dsh-scope'
 import type { PostToolDecision, PreToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import * as Stock from 'reference-reminder'
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
+import { shellCommand } from '../src/shell.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 /** `BENCH_ONLY=nested` times only the workloads and opt-ins whose label contains the text, and skips the churn. */
@@ -484,6 +487,8 @@ async function main() {
   console.log(table(['workload', 'this', 'stringify', 'this/str'], await optIns()))
   if (ONLY !== undefined) return
 
+  await parsing()
+
   console.log(`\nHeap retained after ${CHURN_AGENTS.toLocaleString('en')} agents made 3 calls each and were disposed`)
   console.log("  (after 1,000 warm-up agents, forced GC); growth below zero or below the floor's is noise:\n")
   const growth = []
@@ -497,6 +502,46 @@ async function main() {
       growth.map(([label, bytes]) => [label, mb(bytes), label === 'no guard' ? '' : mb(bytes - floor)]),
     ),
   )
+}
+
+/**
+ * What judging `bash` commands costs with `rereads`: the peak resident memory of a process that
+ * judges 1,000 commands (bench/parsing.ts) with the rule on and off, and the time to read one
+ * hostile 16 kB command, each one no call before it wrote.
+ */
+async function parsing(): Promise<void> {
+  const peak = (mode: string) =>
+    Number(execFileSync(process.execPath, [join(import.meta.dirname, 'parsing.ts'), mode], { encoding: 'utf8' }))
+  const [none, parse] = [peak('none'), peak('parse')]
+  console.log('\nPeak RSS of a process judging 1,000 bash calls (one in ten a hostile 16 kB command):\n')
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+  console.log(
+    table(
+      ['rereads', 'peak RSS', 'over off'],
+      [
+        ['off', mb(none), ''],
+        ['on', mb(parse), mb(parse - none)],
+      ],
+    ),
+  )
+  const hostile: [string, (i: number) => string][] = [
+    ['16 kB of one word', (i) => `grep -n "${'x'.repeat(16_300)}" f${i}`],
+    ['8,000 empty quotes', (i) => `grep ${'""'.repeat(8_000)} f${i}`],
+    ['16,380 parentheses', (i) => `${')'.repeat(16_380)}${i}`],
+    ['2,000 nested substitutions', (i) => `${'cat $('.repeat(2_000)}f${')'.repeat(2_000)} ${i}`],
+    ['2,700 pipes', (i) => `cat f${' | cat'.repeat(2_700)} ${i}`],
+  ]
+  const rows = hostile.map(([label, make]) => {
+    const commands = Array.from({ length: QUICK ? 5 : 200 }, (_, i) => make(i))
+    const times = commands.map((command) => {
+      const start = performance.now()
+      shellCommand(command)
+      return (performance.now() - start) * 1e3
+    })
+    return [label, `${Math.max(...times).toFixed(0)} µs`, `${median(times).toFixed(0)} µs`]
+  })
+  console.log('\nReading one hostile bash command, each one no call before it wrote:\n')
+  console.log(table(['command', 'slowest', 'median'], rows))
 }
 
 await main()

@@ -52,6 +52,12 @@ const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
  */
 export const LONGEST_COMMAND = 16_384
 
+/**
+ * The most simple commands judged in one command: a read is a pipeline of a few. A longer list
+ * proves nothing, so that a command of thousands of pipes costs no more than one of a hundred.
+ */
+export const MOST_COMMANDS = 100
+
 /** One simple command as the lexer reads it: its words, quotes removed, and where it redirects output. */
 interface Simple {
   words: string[]
@@ -123,8 +129,14 @@ function judge(name: string, args: readonly string[]): Judged {
 /** What starts an expansion after `$`: a name, a digit, a special parameter, a brace, a paren or a quote. */
 const EXPANSION = /[A-Za-z0-9_{(@*#?$!'"-]/
 
+/** What a double-quoted string's reading stops at: its end, an escape, an expansion. */
+const SPECIAL_QUOTED = /["\\$`]/g
+
 /** The same inside double quotes, where `$"` is a dollar sign and the closing quote. */
 const QUOTED_EXPANSION = /[A-Za-z0-9_{(@*#?$!-]/
+
+/** A run of characters that stand for themselves outside quotes (at least one, whatever it is). */
+const PLAIN = /.[^ \t\n;|&<>'"\\$`(){}#]*/suy
 
 /** Characters that end a word outside quotes. */
 const BREAKS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>'])
@@ -162,7 +174,7 @@ function lex(source: string): Simple[] | undefined {
   }
   /** Close the command in hand; `next` says whether another must follow (a pipe or `&&`). */
   const close = (next: boolean): boolean => {
-    if (target !== 'word') return false
+    if (target !== 'word' || commands.length >= MOST_COMMANDS) return false
     if (current.words.length === 0) {
       if (needed || next || current.writes.length > 0) return false
     } else commands.push(current)
@@ -217,9 +229,12 @@ function lex(source: string): Simple[] | undefined {
         } else end()
         continue
       }
-      word += c
+      // A run of plain characters at once: a long word costs one slice, not one concatenation a character.
+      PLAIN.lastIndex = i
+      PLAIN.test(source)
+      word += source.slice(i, PLAIN.lastIndex)
       open = true
-      i++
+      i = PLAIN.lastIndex
       continue
     }
     // A break outside a word: a blank, a separator or a redirection.
@@ -286,15 +301,29 @@ function redirect(source: string, at: number): { target: Target; end: number } |
  * where it ends; undefined when it is not closed or expands anything.
  */
 function doubleQuoted(source: string, from: number): { text: string; end: number } | undefined {
+  // Most strings hold no escape and no dollar sign: their text is what stands between the quotes.
+  const closing = source.indexOf('"', from)
+  if (closing < 0) return undefined
+  const plain = source.slice(from, closing)
+  if (!/[\\$`]/.test(plain)) return { text: plain, end: closing + 1 }
   let text = ''
-  for (let i = from; i < source.length; i++) {
-    const c = source[i]!
+  let i = from
+  for (;;) {
+    SPECIAL_QUOTED.lastIndex = i
+    const found = SPECIAL_QUOTED.exec(source)
+    if (found === null) return undefined
+    text += source.slice(i, found.index)
+    i = found.index
+    const c = found[0]
     if (c === '"') return { text, end: i + 1 }
     if (c === '`' || (c === '$' && QUOTED_EXPANSION.test(source[i + 1] ?? ''))) return undefined
-    if (c === '\\' && i + 1 < source.length && '$`"\\\n'.includes(source[i + 1]!)) {
+    const next = source[i + 1]
+    if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
+      if (next !== '\n') text += next
+      i += 2
+    } else {
+      text += c
       i++
-      if (source[i] !== '\n') text += source[i]
-    } else text += c
+    }
   }
-  return undefined
 }

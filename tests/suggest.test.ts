@@ -579,6 +579,29 @@ describe('the advice, as pure functions', () => {
     },
   )
 
+  it('on labels: a candidate is never picked when one of its opt-ins lowers precision, whatever its F1', () => {
+    const bundle = Config({ thresholds: [2, 4, 7], resultAware: true, cycles: true })
+    const scored = (name: string, config: Config, f1: number, precision: number | null) => ({
+      ...tally(0, 0),
+      name,
+      config,
+      score: { f1, shareOfWasted: 0, precision } as Score,
+    })
+    const pick = (...rows: ReturnType<typeof scored>[]) =>
+      recommendScored(rows).flatMap((s) => (s.recommended ? [s.name] : []))
+    const rereads = { ...bundle, rereads: true }
+    expect(pick(scored('bundle', bundle, 0.78, 0.93), scored('+rereads', rereads, 0.79, 0.89))).toEqual(['bundle'])
+    expect(pick(scored('bundle', bundle, 0.78, 0.93), scored('+rereads', rereads, 0.79, 0.93))).toEqual(['+rereads'])
+    // No labeled reminder at all is no wrong one.
+    expect(pick(scored('bundle', bundle, 0.78, null), scored('+rereads', rereads, 0.79, 0.99))).toEqual(['bundle'])
+    // Only an opt-in turned off compares: other thresholds, or an opt-in the other has too, are another config.
+    const later = Config({ ...rereads, thresholds: [3, 5, 8] })
+    expect(pick(scored('bundle', bundle, 0.78, 0.93), scored('later', later, 0.79, 0.89))).toEqual(['later'])
+    const both = Config({ ...rereads, sameFailure: true })
+    expect(pick(scored('+rereads', rereads, 0.78, 0.93), scored('+both', both, 0.79, 0.89))).toEqual(['+rereads'])
+    expect(pick(scored('+both', both, 0.79, 0.89), scored('bundle', bundle, 0.78, 0.93))).toEqual(['bundle'])
+  })
+
   it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {
     expect(patchSnippet(Config({ include: ['grep', 'read_*'], resultAware: true, remindEvery: 10 }), baseline)).toBe(
       [

@@ -204,13 +204,16 @@ export async function advise(
 }
 
 /**
- * Mark the recommendation on labeled loops: the candidate with the highest F1
- * (then the larger share of wasted calls saved, then the fewer reminders, then
- * the earlier in the list, so the baseline wins a tie).
+ * Mark the recommendation on labeled loops: of the candidates no opt-in of
+ * which lowers precision (see {@link lowersPrecision}), the one with the
+ * highest F1 (then the larger share of wasted calls saved, then the fewer
+ * reminders, then the earlier in the list, so the baseline wins a tie).
  */
 export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
-  let best = suggestions[0]!
-  for (const s of suggestions) {
+  // One is always eligible: the most precise candidate is never less precise than another.
+  const eligible = suggestions.filter((s) => !lowersPrecision(s, suggestions))
+  let best = eligible[0]!
+  for (const s of eligible) {
     const better =
       s.score!.f1 - best.score!.f1 ||
       (s.score!.shareOfWasted ?? 0) - (best.score!.shareOfWasted ?? 0) ||
@@ -219,6 +222,27 @@ export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
   }
   best.recommended = true
   return suggestions
+}
+
+/**
+ * Whether an opt-in of `s` lowers precision: another candidate is the same
+ * config with one or more of its opt-ins off, and is more precise. A rule
+ * that catches more loops at the cost of wrong reminders is never advice.
+ */
+function lowersPrecision(s: Suggestion, suggestions: readonly Suggestion[]): boolean {
+  return suggestions.some((other) => withFewerOptIns(other.config, s.config) && precise(other) > precise(s))
+}
+
+/** A candidate's precision on the labels; a config that reminded nothing labeled wrongs no one. */
+function precise(s: Suggestion): number {
+  return s.score!.precision ?? 1
+}
+
+/** Whether `fewer` is `config` with one or more of its opt-ins (options that are `true`) off. */
+function withFewerOptIns(fewer: Config, config: Config): boolean {
+  const keys = Object.keys(config) as (keyof Config)[]
+  const off = keys.filter((k) => config[k] === true && fewer[k] === false)
+  return off.length > 0 && keys.every((k) => off.includes(k) || sameJson(fewer[k], config[k]))
 }
 
 /**
