@@ -485,9 +485,8 @@ async function main() {
   console.log('\nOpt-ins that compare more than the arguments as written, over no guard;')
   console.log('  stringify: a bare JSON.stringify of the value compared.\n')
   console.log(table(['workload', 'this', 'stringify', 'this/str'], await optIns()))
-  if (ONLY !== undefined) return
-
   await parsing()
+  if (ONLY !== undefined) return
 
   console.log(`\nHeap retained after ${CHURN_AGENTS.toLocaleString('en')} agents made 3 calls each and were disposed`)
   console.log("  (after 1,000 warm-up agents, forced GC); growth below zero or below the floor's is noise:\n")

@@ -1,7 +1,8 @@
 /**
  * What changes from one run of a command to the next without telling the model
  * anything (`maskNoise`): durations and elapsed times, clock times and dates,
- * process ids, temporary paths and long hexadecimal ids, each replaced by a
+ * process ids, temporary paths and long hexadecimal ids (with a letter among
+ * their digits), each replaced by a
  * mark of its kind before two outcomes are compared. Conservative: a count, a
  * line number, an exit code or any number without a unit of time is kept, as
  * a change there is a change the model should see. Each pattern is linear in
@@ -21,16 +22,34 @@ const NOISE: readonly [RegExp, string][] = [
   [/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?)\b/g, '<duration>'],
   // pid 4242, PID: 4242, pid=4242
   [/\bpid\b[=: ]\s*\d+/gi, 'pid <pid>'],
-  // /tmp/tmpa1b2c3/x.py, /var/folders/…/T/…, /private/tmp/…
-  [/(?:\/private)?\/(?:tmp|var\/tmp|var\/folders)\/[^\s'"`:,;)\]}]+/g, '<tmp>'],
+  // /tmp/tmpa1b2c3/x.py → <tmp>/x.py, /private/tmp/…, /var/folders/ab/cd/T/tmpx/…: the one folder a run makes
+  // afresh, not what lies below it (a project under /tmp keeps its file names)
+  [/(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^\s/]+\/[^\s/]+\/[A-Z])\/[^\s'"`:,;)\]}/]+/g, '<tmp>'],
   // commit and object ids, UUIDs, hashes: 12 hexadecimal digits and more
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<hex>'],
-  [/\b[0-9a-f]{12,}\b/gi, '<hex>'],
 ]
 
-/** `text` with its noise masked; the same text when it has none. */
+/** A run of letters, digits and underscores: a word, as `\b` bounds one. */
+const WORD = /\w+/g
+
+/** How many hexadecimal digits make an id: a short commit id is 12. */
+const LONG_HEX = 12
+
+/**
+ * `text` with its noise masked; the same text when it has none. Long hex ids
+ * are found word by word, not by one pattern: a pattern over a word of
+ * millions of digits would overflow the regular expression engine's stack.
+ */
 export function maskNoise(text: string): string {
   let out = text
   for (const [pattern, mark] of NOISE) out = out.replace(pattern, mark)
-  return out
+  return out.replace(WORD, (word) => (isHexId(word) ? '<hex>' : word))
+}
+
+/**
+ * Whether a word is a long hex id: 12 hexadecimal digits or more, one of them a letter. A number of
+ * decimal digits alone is a count, a size or a time, and a change in it is one the model should see.
+ */
+function isHexId(word: string): boolean {
+  return word.length >= LONG_HEX && /^[0-9a-f]+$/i.test(word) && /[a-f]/i.test(word)
 }
