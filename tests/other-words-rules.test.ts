@@ -38,8 +38,8 @@ describe('maskNoise: what changes run to run without meaning anything', () => {
     ['wrote /tmp/tmpa1b2c3/x.py, then /var/folders/ab/cd12/T/tmpq/y', 'wrote <tmp>/x.py, then <tmp>/y'],
     ['/private/tmp/pytest-7/test_a0/out.txt', '<tmp>/test_a0/out.txt'],
     [
-      'a big number: 100000004096 bytes, then 1' + '0'.repeat(30),
-      'a big number: 100000004096 bytes, then 1' + '0'.repeat(30),
+      `a big number: 100000004096 bytes, then 1${'0'.repeat(30)}`,
+      `a big number: 100000004096 bytes, then 1${'0'.repeat(30)}`,
     ],
     ['commit deadbeef1234 and DEADBEEF12345678', 'commit <hex> and <hex>'],
     ['commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f', 'commit <hex>'],
