@@ -6,7 +6,7 @@
  * command is read by a small lexer, in one pass, linear in its length: plain
  * words, quotes and escapes, pipelines and lists, and redirections to a file.
  * Anything else (an expansion, a substitution, a subshell, a function, a
- * background job, a here-document, an assignment, a keyword) proves nothing,
+ * background job, a here-document whose body expands anything) proves nothing,
  * and such a command counts as one that may change anything. So does any
  * command or option not on the list: what is not known to only read may write.
  * Synchronous, no dependencies, nothing kept between calls.
@@ -160,9 +160,13 @@ function lex(source: string): Simple[] | undefined {
   let target: Target = 'word'
   /** Whether the command that ends next must have words: after `|`, `&&` and `||`. */
   let needed = false
+  /** The here-documents whose bodies start at the next line, in order. */
+  let pending: HereDocument[] = []
   const end = (): void => {
     if (!open) return
     if (target === 'word') current.words.push(word)
+    else if (target === 'document' || target === 'tabbed document')
+      pending.push({ delimiter: word, literal: !plain, tabbed: target === 'tabbed document' })
     else if (target === 'read') current.reads.push(word)
     else if (target === 'write' || (target === 'descriptor' && !/^(\d+|-)$/.test(word))) {
       if (word !== '/dev/null') current.writes.push(word)
@@ -245,6 +249,15 @@ function lex(source: string): Simple[] | undefined {
     if (c === '\n' || c === ';') {
       if (source[i + 1] === ';' || !close(false)) return undefined
       i++
+      // The here-documents of the line just ended: their bodies are the lines that follow.
+      if (c === '\n') {
+        for (const document of pending) {
+          const after = body(source, i, document)
+          if (after === undefined) return undefined
+          i = after
+        }
+        pending = []
+      }
       continue
     }
     if (c === '|') {
@@ -270,7 +283,7 @@ function lex(source: string): Simple[] | undefined {
     target = redirection.target
   }
   end()
-  if (!close(false) || needed) return undefined
+  if (!close(false) || needed || pending.length > 0) return undefined
   return commands.length === 0 ? undefined : commands
 }
 
@@ -278,7 +291,29 @@ function lex(source: string): Simple[] | undefined {
  * Where a word goes: a command's words, or a redirection's operand: a file it writes or reads, a
  * descriptor (or, when not a number, a file it writes), a here-string.
  */
-type Target = 'word' | 'write' | 'read' | 'descriptor' | 'string'
+type Target = 'word' | 'write' | 'read' | 'descriptor' | 'string' | 'document' | 'tabbed document'
+
+/** A here-document to read: its delimiter, whether it was quoted (its body is then literal), and `<<-`'s tabs. */
+interface HereDocument {
+  delimiter: string
+  literal: boolean
+  tabbed: boolean
+}
+
+/**
+ * Past the body of a here-document that starts at `from`: where the line after its delimiter
+ * starts; undefined when no line ends it, or when a body that is not literal may expand something.
+ */
+function body(source: string, from: number, { delimiter, literal, tabbed }: HereDocument): number | undefined {
+  for (let at = from; ; ) {
+    const newline = source.indexOf('\n', at)
+    const end = newline < 0 ? source.length : newline
+    const line = tabbed ? source.slice(at, end).replace(/^\t+/, '') : source.slice(at, end)
+    if (line === delimiter) return end + 1
+    if ((!literal && /[$`\\]/.test(line)) || newline < 0) return undefined
+    at = newline + 1
+  }
+}
 
 /** The redirection operator at `at`: where its operand goes, and where the operator ends. */
 function redirect(source: string, at: number): { target: Target; end: number } | undefined {
@@ -289,8 +324,12 @@ function redirect(source: string, at: number): { target: Target; end: number } |
     if (next === '&') return { target: 'descriptor', end: at + 2 }
     return { target: 'write', end: at + 1 }
   }
-  // `<`: a file read; `<<<` a string; `<&` a descriptor; `<<` (a here-document), `<>` and `<(` are not read.
-  if (next === '<') return source[at + 2] === '<' ? { target: 'string', end: at + 3 } : undefined
+  // `<`: a file read; `<<<` a string; `<<` and `<<-` a here-document; `<&` a descriptor; `<>` and `<(` are not read.
+  if (next === '<') {
+    const third = source[at + 2]
+    if (third === '<') return { target: 'string', end: at + 3 }
+    return third === '-' ? { target: 'tabbed document', end: at + 3 } : { target: 'document', end: at + 2 }
+  }
   if (next === '&') return { target: 'descriptor', end: at + 2 }
   if (next === '>' || next === '(') return undefined
   return { target: 'read', end: at + 1 }

@@ -29,6 +29,9 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['jq -r .name package.json', '.name\npackage.json'],
     ['grep -- -x f', '-x\nf'],
     ['grep x f || true', 'f\nx'],
+    ['cat <<-"END" | grep x\n\tbody $x\n\tEND', 'x'],
+    ['cat <<A <<B\na\nA\nb\nB\ncat f', 'f'],
+    ['cat <<EOF\nplain\nEOF', ''],
     ['grep x f |& head', 'f\nx'],
     ['find . -name', '\n.'],
     ['sed -e', ''],
@@ -122,6 +125,8 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['sed -i.bak -e s/a/b/ f', ['f']],
     ['sed --in-place=.bak s/a/b/ f', ['f']],
     ['sed -ni p f', ['f']],
+    ["cat <<'EOF' > new.py\nprint($x)\nEOF", ['new.py']],
+    ['cat <<EOF > new.py\nplain\nEOF\nls', ['new.py']],
   ])('%j writes %j and nothing else', (command, writes) => {
     expect(shellCommand(command)).toMatchObject({ readOnly: false, writes })
   })
@@ -168,7 +173,10 @@ describe('shellCommand: syntax it does not read proves nothing', () => {
     'cat {a,b}',
     'f() { ls; }',
     'sleep 5 &',
-    'cat <<EOF\nx\nEOF',
+    'cat <<EOF\n$HOME\nEOF',
+    'cat <<EOF\na\\b\nEOF',
+    'cat <<EOF\nno end',
+    'cat <<EOF',
     'cat <> f',
     "cat 'f",
     'cat "f',
