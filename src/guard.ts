@@ -105,6 +105,8 @@ interface AgentState extends CycleState {
   interrupted: { call: Call; runLength: number }[]
   /** With `sameFailure`: whether the run went on through a call with other arguments that failed the same way. */
   failing: boolean
+  /** With `sameFailure`: how many calls in a row, the latest last, failed with the latest's error. */
+  failures: number
   /** With `rereads`: the calls before the latest, oldest first, at most {@link REREAD_WINDOW}. */
   history: Call[]
 }
@@ -175,6 +177,7 @@ class RepeatGuard implements Guard {
         streaks: [],
         period: 0,
         failing: false,
+        failures: call.failed === true ? 1 : 0,
         history: [],
       }
       this.states.set(agent, state)
@@ -262,11 +265,18 @@ class RepeatGuard implements Guard {
   /** Advance an agent's state with one tracked call; return this call's cycle, if any. */
   private advance(state: AgentState, call: Call): Cycle | undefined {
     const same = this.same(state.latest, call)
-    const identical = same || this.sameFailure(state.latest, call)
-    if (identical) {
+    // A run of failures goes on only through a call that fails the same way, the same call or not: a call that
+    // succeeds ends it, and is never quoted as its error.
+    const failure = this.sameFailure(state.latest, call)
+    state.failures = failure ? state.failures + 1 : call.failed === true ? 1 : 0
+    const identical = state.failing ? failure : same || failure
+    if (identical && !same && !state.failing) {
+      // A run of failures starts inside a run of identical calls: it counts only the calls that failed this way.
+      state.inARow = state.runLength = state.failures
+      state.failing = true
+    } else if (identical) {
       state.inARow++
       state.runLength++
-      if (!same) state.failing = true
     } else {
       const back = this.config.relapse ? this.resume(state, call) : undefined
       state.inARow = 1

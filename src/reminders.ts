@@ -203,6 +203,19 @@ export function deniedBeforeRunning(text: string): boolean | undefined {
   return text.includes(NOT_RUN)
 }
 
+/**
+ * What the feedback for a withheld result of a call that failed as the calls before it did, whatever
+ * their arguments (`sameFailure`), says instead: the calls were not identical, and it does not say so.
+ */
+export function withheldFailureFeedback(tool: string, length: number, error: string, ran = true): string {
+  return (
+    `${WITHHELD_PREFIX}your last ${length} calls to \`${tool}\` failed with the same error, whatever their ` +
+    `arguments:\n${error}\n` +
+    (ran ? 'This call failed the same way; its result is not shown again.' : NOT_RUN) +
+    ' Deal with the cause of the error, or take a different approach, before calling it again.'
+  )
+}
+
 /** What the feedback for a withheld read of a job still running says instead. */
 export function withheldPollFeedback(job: string, length: number, wording: Wording = {}): string {
   return (
@@ -322,15 +335,17 @@ export function rereadReminder(tool: string, back: number, earlier: ToolCall | u
  */
 export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
   const text =
-    loop.job === undefined
-      ? withheldFeedback(
-          loop.calls.map((c) => c.tool),
-          loop.length,
-          loop.sameResults,
-          wording(loop),
-          ran,
-        )
-      : withheldPollFeedback(loop.job, loop.length, wording(loop))
+    loop.failure !== undefined
+      ? withheldFailureFeedback(loop.calls[0]!.tool, loop.length, loop.failure, ran)
+      : loop.job === undefined
+        ? withheldFeedback(
+            loop.calls.map((c) => c.tool),
+            loop.length,
+            loop.sameResults,
+            wording(loop),
+            ran,
+          )
+        : withheldPollFeedback(loop.job, loop.length, wording(loop))
   return [{ type: 'text', text }]
 }
 

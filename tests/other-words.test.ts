@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureReminder, rereadText, shortReminder } from '../src/reminders.ts'
+import { failureReminder, rereadText, shortReminder, withheldFailureFeedback } from '../src/reminders.ts'
 import { bashSuite, mountBash, mountFiles, mountJobs } from './support/dsh-tools.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { GenerateOptions } from '@deepseek-ai/dsh-llm'
@@ -221,6 +221,41 @@ describe("loops in other words, live with dsh's bash tool as dsh-base composes i
       expect(reminders(await runBash(turns(fail(1), fail(2), fail(3)), { thresholds: [2, 4] }))).toEqual([])
     },
   )
+
+  it(
+    'sameFailure with blockAt: a retry of the last failed item runs, and its result is withheld with the ' +
+      'failure text, never one that claims identical arguments',
+    async () => {
+      const download = (item: string) => bash(`echo "error: quota exceeded" >&2; exit 3 # download ${item}`)
+      const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+      const agent = await runBash(turns(...items.map(download), download('h')), {
+        thresholds: [2, 4, 7],
+        sameFailure: true,
+        blockAt: 8,
+      })
+      const error = '[stderr]\nerror: quota exceeded\n[exit code: 3]'
+      const results = toolResults(agent).map(([, text]) => text)
+      expect(results.slice(0, 8)).toEqual(Array.from({ length: 8 }, () => error))
+      expect(results[8]).toBe(withheldFailureFeedback('bash', 9, error))
+      expect(results[8]).toBe(
+        'Result withheld by repeat-tool-reminder: your last 9 calls to `bash` failed with the same error, whatever ' +
+          `their arguments:\n${error}\nThis call failed the same way; its result is not shown again. Deal with the ` +
+          'cause of the error, or take a different approach, before calling it again.',
+      )
+    },
+  )
+
+  it('sameFailure: a success ends the run of failures, the same call or not, and is never quoted', async () => {
+    const item = (name: string, ok = false) =>
+      bash(ok ? `echo "downloaded ${name}" # c` : `echo "error: quota exceeded" >&2; exit 3 # ${name}`)
+    const agent = await runBash(turns(item('a'), item('b'), item('c'), item('c', true), item('d')), {
+      thresholds: [2, 3],
+      sameFailure: true,
+    })
+    expect(toolResults(agent).map(([, text]) => text)[3]).toBe('downloaded c\n')
+    const error = '[stderr]\nerror: quota exceeded\n[exit code: 3]'
+    expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, failureReminder('bash', 3, error)]])
+  })
 
   it(
     'maskNoise: a rerun whose output differs only in its process id and ' + 'clock time repeats under resultAware',
