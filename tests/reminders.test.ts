@@ -13,6 +13,7 @@ import {
   reminder,
   shortPollReminder,
   shortReminder,
+  withheldFailureFeedback,
   withheldFeedback,
   withheldPollFeedback,
   type Loop,
@@ -67,6 +68,7 @@ describe('thresholds', () => {
       withheldFeedback(['<tool>'], count),
       withheldFeedback(['<tool>'], count, false, {}, false),
       failureReminder('<tool>', count, '<the error, its last 200 characters at most>'),
+      withheldFailureFeedback('<tool>', count, '<the error, its last 200 characters at most>'),
       rereadText(back),
       rereadText(back, '`<tool> <canonical arguments>`'),
     ])
