@@ -112,19 +112,15 @@ interface Options {
 const DEMO = 'repeat-tool-reminder demo'
 
 function parseOptions(argv: string[]): Options {
-  const { values, positionals } = commandLine(DEMO, () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...configOptions,
-        repeats: { type: 'string', default: '12' },
-        sessions: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    }),
+  const options = {
+    ...configOptions,
+    repeats: { type: 'string', default: '12' },
+    sessions: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  } as const
+  const { values, positionals } = commandLine(DEMO, options, () =>
+    parseArgs({ args: argv, strict: true, allowPositionals: true, options }),
   )
   if (positionals.length > 0)
     throw new Error(`${DEMO}: takes options only (got ${JSON.stringify(positionals[0])}; --help lists the options)`)

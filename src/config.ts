@@ -169,7 +169,7 @@ function validate(raw: unknown): Config {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) reject('config must be an object of options', raw)
   for (const key of Object.keys(raw)) {
     if (!Object.hasOwn(fields.dict!, key)) {
-      const near = closest(key)
+      const near = closest(key, KEYS)
       const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`
       throw new Problem(`unknown option ${JSON.stringify(key)}${hint}`, [name])
     }
@@ -182,13 +182,13 @@ function validate(raw: unknown): Config {
 }
 
 /**
- * The known key a misspelled one most likely meant: same letters in another case, or at most a
- * third of its letters off.
+ * The known name a misspelled one most likely meant: same letters in another case, or at most a
+ * third of its letters off; a config's keys, or a command line's options.
  */
-function closest(key: string): keyof Config | undefined {
-  let best: keyof Config | undefined
+export function closest<K extends string>(key: string, names: readonly K[]): K | undefined {
+  let best: K | undefined
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
-  for (const known of KEYS) {
+  for (const known of names) {
     const distance = editDistance(key.toLowerCase(), known.toLowerCase())
     if (distance < bestDistance) {
       best = known

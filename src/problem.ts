@@ -29,9 +29,16 @@ export class Problem extends Error {
     this.status = status
   }
 
-  /** Any error as a problem: a problem as it is, any other error by its {@link sentence}. */
+  /**
+   * Any error as a problem: a problem as it is (one from another copy of this package too, such as the
+   * built plugin a host loaded), any other error by its {@link sentence}.
+   */
   static of(error: unknown, status = REFUSED): Problem {
-    return error instanceof Problem ? error : new Problem(sentence(error), [], status)
+    if (error instanceof Problem) return error
+    const { what, where, status: its } = error as Partial<Problem>
+    if (typeof what === 'string' && Array.isArray(where) && typeof its === 'number')
+      return new Problem(what, where, its)
+    return new Problem(sentence(error), [], status)
   }
 
   /** The same problem, found inside `place`. */

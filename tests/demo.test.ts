@@ -118,6 +118,10 @@ describe('npm start demo', () => {
   it.each([
     [['--nope'], 'repeat-tool-reminder demo: unknown option --nope (--help lists the options)'],
     [
+      ['--repeat', '3'],
+      'repeat-tool-reminder demo: unknown option --repeat: did you mean --repeats? (--help lists the options)',
+    ],
+    [
       ['--preview', '9'],
       'repeat-tool-reminder demo: unknown option --preview: it is now --arguments-preview-chars ' +
         '(renamed in 0.3.0) (--help lists the options)',

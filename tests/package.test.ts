@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeSessions } from '../support/sessions.ts'
+import { scratch } from '../support/scratch.ts'
 import { GREP } from './support/calls.ts'
 import { compose, row } from './support/profile.ts'
 import { name as packageName, version } from '../package.json' with { type: 'json' }
@@ -248,28 +249,52 @@ describe('the published package', () => {
     expect(await closedPipe(args())).toEqual({ code: 0, stderr: '' })
   })
 
+  it('run from a clone that was never built, the command says to build it first and exits 1', async () => {
+    const clone = await scratch('unbuilt')
+    await mkdir(join(clone, 'bin'))
+    await copyFile(join(ROOT, 'bin', 'repeat-tool-reminder.js'), join(clone, 'bin', 'repeat-tool-reminder.js'))
+    await writeFile(join(clone, 'package.json'), '{ "type": "module" }')
+    const result = await run(process.execPath, [
+      join(clone, 'bin', 'repeat-tool-reminder.js'),
+      'replay',
+      '--help',
+    ]).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: 'repeat-tool-reminder: the package is not built (no lib/): run npm run build first\n',
+    })
+  })
+
   // The machines this runs on have Node 20 as the system node; the npm scripts run on Node 24.
-  it.runIf(existsSync('/usr/bin/node'))(
-    'on a Node older than 22.19 the command says which Node it needs and exits 1',
+  it.runIf(SYSTEM_NODE !== undefined && !supported(SYSTEM_NODE))(
+    "on a Node the package's engines exclude, the command says which Node it needs and exits 1",
     async () => {
-      const { stdout: version } = await run('/usr/bin/node', ['--version'])
-      const older = /^v(\d+)\.(\d+)/.exec(version)!.slice(1).map(Number)
       const bin = join(profile, 'node_modules', '.bin', 'repeat-tool-reminder')
       const result = await run('/usr/bin/node', [bin, 'replay', '--help']).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => error,
       )
-      if (older[0]! < 22 || (older[0] === 22 && older[1]! < 19)) {
-        expect(result).toMatchObject({
-          code: 1,
-          stderr: `repeat-tool-reminder: needs Node >= 22.19 (this is ${version.trim()})\n`,
-        })
-      } else {
-        expect(result.code).toBe(0)
-      }
+      expect(result).toMatchObject({
+        code: 1,
+        stderr: `repeat-tool-reminder: needs Node ^22.19 or >= 24 (this is ${SYSTEM_NODE})\n`,
+      })
     },
   )
 })
+
+/** The system's Node version (`v20.20.2`), when there is one beside the Node the npm scripts run on. */
+const SYSTEM_NODE = existsSync('/usr/bin/node')
+  ? execFileSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).trim()
+  : undefined
+
+/** Whether a Node version is one the package's engines (`^22.19.0 || >=24.0.0`) take. */
+function supported(version: string): boolean {
+  const [major, minor] = /^v(\d+)\.(\d+)/.exec(version)!.slice(1).map(Number) as [number, number]
+  return (major === 22 && minor >= 19) || major >= 24
+}
 
 /** A session root for the closed-pipe tests. */
 let sessions: string

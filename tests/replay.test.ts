@@ -578,6 +578,14 @@ describe('replay: options', () => {
   it.each([
     [['replay', '/tmp', '--nope'], 'repeat-tool-reminder replay: unknown option --nope (--help lists the options)\n'],
     [['replay', '/tmp', '-x'], 'repeat-tool-reminder replay: unknown option -x (--help lists the options)\n'],
+    [
+      ['replay', '/tmp', '--treshold', '2'],
+      'repeat-tool-reminder replay: unknown option --treshold: did you mean --thresholds? (--help lists the options)\n',
+    ],
+    [
+      ['replay', '/tmp', '--JSON'],
+      'repeat-tool-reminder replay: unknown option --JSON: did you mean --json? (--help lists the options)\n',
+    ],
     [['replay', '/tmp', '--top'], 'repeat-tool-reminder replay: --top needs a value (--help lists the options)\n'],
     [
       ['replay', '/tmp', '--json=yes'],

@@ -7,7 +7,7 @@
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { Config, name } from '../config.ts'
+import { closest, Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, withRereads, type Labels } from './labels.ts'
 import { Problem, sentence } from '../problem.ts'
@@ -157,23 +157,19 @@ export const REPLAY = `${name} replay`
 
 /** The request a command line makes; undefined for `--help`. Throws a {@link Problem} naming a bad option. */
 export function parse(argv: string[]): Request | undefined {
-  const { values, positionals } = commandLine(REPLAY, () =>
-    parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...configOptions,
-        config: { type: 'string' },
-        labels: { type: 'string' },
-        'reread-labels': { type: 'string' },
-        suggest: { type: 'boolean', default: false },
-        top: { type: 'string' },
-        all: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }),
+  const options = {
+    ...configOptions,
+    config: { type: 'string' },
+    labels: { type: 'string' },
+    'reread-labels': { type: 'string' },
+    suggest: { type: 'boolean', default: false },
+    top: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  } as const
+  const { values, positionals } = commandLine(REPLAY, options, () =>
+    parseArgs({ args: argv, strict: true, allowPositionals: true, options }),
   )
   if (values.help) return undefined
   const [verb, ...paths] = positionals
@@ -230,7 +226,7 @@ const RENAMED: Record<string, string> = {
  * as a problem of `command` that names the option (and the name a renamed flag
  * took) and points to the help.
  */
-export function commandLine<T>(command: string, read: () => T): T {
+export function commandLine<T>(command: string, options: Record<string, unknown>, read: () => T): T {
   try {
     return read()
   } catch (error) {
@@ -241,7 +237,14 @@ export function commandLine<T>(command: string, read: () => T): T {
       ? `${option} needs a value`
       : message.includes('does not take an argument')
         ? `${option} takes no value`
-        : `unknown option ${option}${Object.hasOwn(RENAMED, option!) ? `: it is now ${RENAMED[option!]}` : ''}`
+        : `unknown option ${option}${hint(option!, Object.keys(options))}`
     throw new Problem(`${why} (--help lists the options)`, [command])
   }
+}
+
+/** What an unknown option may have meant: the name a renamed flag took, or a known option spelt closely. */
+function hint(option: string, known: readonly string[]): string {
+  if (Object.hasOwn(RENAMED, option)) return `: it is now ${RENAMED[option]}`
+  const near = closest(option.replace(/^--?/, ''), known)
+  return near === undefined ? '' : `: did you mean --${near}?`
 }
