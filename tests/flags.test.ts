@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
 import { CONFIG_FLAGS, configFromFlags, flagsHelp } from '../src/flags.ts'
+import { USAGE } from '../src/replay/options.ts'
 
 describe('the config as command-line flags', () => {
   it('every flag sets its config field; numbers become numbers, lists split at commas', () => {
@@ -149,5 +152,14 @@ describe('the config as command-line flags', () => {
       const named = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
       expect(flag === named || flag.startsWith(`${named}-`)).toBe(true)
     }
+  })
+})
+
+describe("the replay docs' usage block", () => {
+  it.each(['docs/replay.md', 'docs/replay.zh.md'])('%s names every option --help lists, and no other', async (doc) => {
+    const text = await readFile(join(import.meta.dirname, '..', doc), 'utf8')
+    const block = /```sh\n([\s\S]*?)```/.exec(text)![1]!
+    const options = (help: string) => [...new Set(help.match(/--[a-z][a-z-]+/g))].sort()
+    expect(options(block)).toEqual(options(USAGE).filter((o) => o !== '--help'))
   })
 })

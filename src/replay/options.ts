@@ -28,7 +28,8 @@ Options:
 ${flagsHelp(32)}
   --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
                                 config object; the flags above override its keys
-  --labels FILE                 score the config (and with --suggest each candidate) on labeled loops
+  --labels FILE                 score the config (and with --suggest each candidate) on labeled
+                                loops
   --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for
                                 the recall of rereads apart
   --suggest                     compare a few configs on the same sessions and recommend one
