@@ -77,6 +77,16 @@ describe('replay --config: the config a profile runs', () => {
     ['empty', '', 'holds neither a config object nor a list of profile patches (got nothing)'],
     ['a text', 'hello\n', 'holds neither a config object nor a list of profile patches (got "hello")'],
     [
+      "a patch whose id is this plugin's name misspelt: dsh would run the defaults without a word",
+      '- id: repeat-tool-remider\n  config:\n    thresholds: [2]\n',
+      'patch 1 has id "repeat-tool-remider", which names no row (did you mean "repeat-tool-reminder"?)',
+    ],
+    [
+      "a key of this plugin's patch misspelt: dsh would ignore it",
+      '- id: repeat-tool-reminder\n  configs:\n    thresholds: [2]\n',
+      'patch 1 has key "configs", which dsh ignores (did you mean "config"?)',
+    ],
+    [
       'a profile that disables the plugin',
       '- id: repeat-tool-reminder\n  disabled: true\n',
       'disables repeat-tool-reminder (disabled: true): that profile runs no guard to replay',

@@ -13,7 +13,7 @@
 import { composeEntries } from '@deepseek-ai/dsh-app-boot'
 import yaml from 'js-yaml'
 import { isRecord } from '../values.ts'
-import { name } from '../config.ts'
+import { closest, name } from '../config.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { Problem } from '../problem.ts'
 
@@ -37,6 +37,26 @@ const DIALECT = yaml.JSON_SCHEMA.extend(
     construct: (source: string) => ({ [JS]: source }),
   }),
 )
+
+/** The keys of a loader patch entry (`PatchOptions` in `@deepseek-ai/cordis-plugin-include`). */
+const PATCH_KEYS = ['id', 'insert', 'name', 'config', 'group', 'disabled', 'inject', 'intercept', 'isolate']
+
+/**
+ * Refuse what is most likely a typo that would make dsh run this plugin's defaults without a word:
+ * a patch whose id is this plugin's name misspelt, or a key of this plugin's patch that is a patch
+ * key misspelt (`configs:`).
+ */
+function misspelt(patch: Record<string, unknown>, i: number): void {
+  const { id } = patch
+  if (typeof id === 'string' && id !== name && closest(id, [name]) !== undefined)
+    throw new Problem(`patch ${i + 1} has id ${JSON.stringify(id)}, which names no row (did you mean "${name}"?)`)
+  if (id !== name) return
+  for (const key of Object.keys(patch)) {
+    const near = PATCH_KEYS.includes(key) ? undefined : closest(key, PATCH_KEYS)
+    if (near !== undefined)
+      throw new Problem(`patch ${i + 1} has key ${JSON.stringify(key)}, which dsh ignores (did you mean "${near}"?)`)
+  }
+}
 
 /** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
 const BASE_ROW = { id: name, name: pkg.name, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } }
@@ -66,6 +86,7 @@ export function configFrom(text: string): Record<string, unknown> {
   value.forEach((patch, i) => {
     if (!isRecord(patch))
       throw new Problem(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
+    misspelt(patch, i)
   })
   // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or
   // one naming another package for this row, changes nothing here (dsh warns of it at start).
