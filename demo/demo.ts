@@ -18,6 +18,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
 import { Problem } from '../src/problem.ts'
+import { wrap } from '../src/wrap.ts'
 import { commandLine, configured } from '../src/replay/options.ts'
 import { printable } from '../src/replay/text.ts'
 import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
@@ -107,6 +108,9 @@ interface Options {
   json: boolean
   help: boolean
 }
+
+/** How wide a reminder's lines are drawn inside the demo's box (its indent and bar take 6 more columns). */
+const REMINDER_WIDTH = 94
 
 /** What every error of the demo starts with. */
 const DEMO = 'repeat-tool-reminder demo'
@@ -341,7 +345,9 @@ function render(entries: Entry[], thresholds: number[], color: boolean): string[
       )
     if (e.type === 'reminder') {
       lines.push(`    ${yellow(`┏ repeat-tool-reminder · ${e.summary}`)}`)
-      for (const line of e.text.split('\n')) lines.push(`    ${yellow('┃')} ${line}`)
+      // The text as the model reads it, wrapped for a terminal: the box's lines stay within 100 columns.
+      for (const line of e.text.split('\n'))
+        for (const part of wrap(line, REMINDER_WIDTH, 0)) lines.push(`    ${yellow('┃')} ${part}`)
       lines.push(`    ${yellow('┗')}`)
     }
     if (e.type === 'answer') lines.push('', `${bold('model')}  ${green(e.text)}`)

@@ -67,6 +67,12 @@ describe('npm start demo', () => {
     expect(out.join('\n')).not.toContain('\x1b[')
   })
 
+  it('every line of the transcript fits 100 columns: the reminders are wrapped inside their box', async () => {
+    const { out } = await demo(['--thresholds', '2,3'])
+    expect(Math.max(...out.map((line) => [...line].length))).toBeLessThanOrEqual(100)
+    expect(out).toContain('    ┃ same call again.')
+  })
+
   it('colours the transcript when asked to', async () => {
     const { out } = await demo(['--thresholds', '2'], true)
     expect(out.join('\n')).toContain('\x1b[33m┏ repeat-tool-reminder · search_files × 2\x1b[0m')
