@@ -158,7 +158,7 @@ async function main(): Promise<void> {
       )
     }
     console.log(`\n--suggest without labels: ${unlabeledLabel}\n--suggest with labels: ${labeledLabel}`)
-    TRY.forEach((t, i) => console.log(`tried ${i + 1}: the README's with ${t}`))
+    for (const [i, t] of TRY.entries()) console.log(`tried ${i + 1}: the README's with ${t}`)
   }
 }
 
