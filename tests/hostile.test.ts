@@ -1,3 +1,4 @@
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, shortReminder } from '../src/reminders.ts'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
@@ -129,4 +130,27 @@ describe('arguments no harness delivers', () => {
       }
     },
   )
+})
+
+describe('hostile results', { timeout: 30_000 }, () => {
+  it('a result of 6 million digits, twice, under maskNoise: compared and reminded, not dropped', async () => {
+    const digits = '7'.repeat(6_000_000)
+    const h = await harness(turns(...times(2, { name: 'bignum', args: {} })), {
+      thresholds: [2],
+      resultAware: true,
+      maskNoise: true,
+    })
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'bignum',
+        description: 'Print a big number.',
+        parameters: {},
+        async execute() {
+          return [{ type: 'text', text: digits }]
+        },
+      }),
+    )
+    const agent = await h.run()
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder(true)]])
+  })
 })
