@@ -1,14 +1,17 @@
 /**
- * A result the model already has (`rereads`): a call that returns what the
- * same call, or a `bash` read asking the same in other words, returned a few
- * calls back, with no call between them that could have changed what it
- * reads. Which calls change nothing: the `readOnlyTools` and
- * `navigationTools`, the `bash` commands the shell parser shows only read,
- * and, before a `bash` read, commands that only write files it does not name.
- * Two kinds of repeat are left alone, as the labeled loops show them to be
- * navigation: any call to a navigation tool (its result depends on where the
- * view is), and a view of a file (`cat`, `sed -n`, `read`) coming back to it
- * after viewing another file.
+ * A result the model already has (`rereads`): a read of files or folders that
+ * returns what the same read, or a `bash` read asking the same in other words,
+ * returned 2 to 6 calls back, with no call between them that could have
+ * changed what it reads. Only a read of the workspace asks a question twice: a
+ * `readOnlyTools` tool or a `bash` command the allowlist proves only reads;
+ * never a job's output, a writer, a state setter, nor a read of what changes by
+ * itself. Which calls change nothing: those reads, the `navigationTools`, and,
+ * before a `bash` read, commands that only write files it does not name. Two
+ * other commands that both came back empty are never one question. Two kinds
+ * of repeat are left alone, as the labeled loops show them to be navigation:
+ * any call to a navigation tool (its result depends on where the view is), and
+ * a view of a file (`cat`, `sed -n`, `read`) coming back to it after viewing
+ * another file.
  */
 import type { Call, Comparison, Reads } from './compare.ts'
 import { isRecord } from './values.ts'
