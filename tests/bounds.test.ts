@@ -51,7 +51,8 @@ describe('what each agent remembers is bounded', () => {
   })
 })
 
-describe('compiled pattern lists', () => {
+// Seconds of work on a busy machine (every sequence, or 100 large lists): a slow run is not a wrong one.
+describe('compiled pattern lists', { timeout: 30_000 }, () => {
   it(
     'the 16 lists compiled last are kept, and no more: 100 lists of a ' +
       '200,000-character pattern leave at most a few dozen MB',

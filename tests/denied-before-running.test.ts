@@ -374,7 +374,8 @@ describe('what deny keeps for a call', () => {
   })
 })
 
-describe('what deny compares changes nothing it does not withhold', () => {
+// Seconds of work on a busy machine (every sequence, or 100 large lists): a slow run is not a wrong one.
+describe('what deny compares changes nothing it does not withhold', { timeout: 30_000 }, () => {
   it(
     'every sequence of 8 calls over 3 tools, cycles of up to 4 on: with ' +
       'a blockAt no run reaches, deny before every call, the same reminders as without',
