@@ -13,6 +13,7 @@ import {
   reminder,
   shortPollReminder,
   shortReminder,
+  deniedBeforeRunning,
   withheldFailureFeedback,
   withheldFeedback,
   withheldPollFeedback,
@@ -71,6 +72,19 @@ describe('thresholds', () => {
       withheldFailureFeedback('<tool>', count, '<the error, its last 200 characters at most>'),
       rereadText(back),
       rereadText(back, '`<tool> <canonical arguments>`'),
+    ])
+  })
+
+  it('a withheld failure says whether the call ran, as every withheld result does, and replay reads which', () => {
+    const denied = withheldFailureFeedback('bash', 3, 'boom', false)
+    expect(denied).toBe(
+      'Result withheld by repeat-tool-reminder: your last 3 calls to `bash` failed with the same error, whatever ' +
+        'their arguments:\nboom\nThis time the call was not run, so whatever it does has not happened again. Deal ' +
+        'with the cause of the error, or take a different approach, before calling it again.',
+    )
+    expect([deniedBeforeRunning(denied), deniedBeforeRunning(withheldFailureFeedback('bash', 3, 'boom'))]).toEqual([
+      true,
+      false,
     ])
   })
 
