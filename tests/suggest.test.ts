@@ -600,6 +600,14 @@ describe('the advice, as pure functions', () => {
     const both = Config({ ...rereads, sameFailure: true })
     expect(pick(scored('+rereads', rereads, 0.78, 0.93), scored('+both', both, 0.79, 0.89))).toEqual(['+rereads'])
     expect(pick(scored('+both', both, 0.79, 0.89), scored('bundle', bundle, 0.78, 0.93))).toEqual(['bundle'])
+    // The same config is not one with fewer opt-ins; nor is one whose option is off where the other's is a list, or
+    // a list where the other's is on.
+    expect(pick(scored('bundle', bundle, 0.78, 0.93), scored('again', bundle, 0.79, 0.89))).toEqual(['again'])
+    const listed = Config({ ...rereads, resultAware: ['x'] })
+    const off = Config({ ...bundle, resultAware: false })
+    expect(pick(scored('off', off, 0.78, 0.93), scored('listed', listed, 0.79, 0.89))).toEqual(['listed'])
+    const scoped = Config({ ...bundle, resultAware: ['x'] })
+    expect(pick(scored('scoped', scoped, 0.78, 0.93), scored('+rereads', rereads, 0.79, 0.89))).toEqual(['+rereads'])
   })
 
   it('the patch: thresholds always, every other option only when it is not its default, in YAML flow style', () => {
