@@ -149,6 +149,17 @@ describe('rereads: which repeats the guard reminds', () => {
       .map(([n, r]) => [n, (r as { text: string }).text])
   }
 
+  it('what lies between decides: the same read with another result, or a writer between, is no reread', () => {
+    const grep = (out: string): [string, unknown, string] => ['grep', { pattern: 'x' }, out]
+    const glob: [string, unknown, string] = ['glob', { pattern: '*' }, 'G']
+    const write: [string, unknown, string] = ['write', { path: 'f' }, 'written']
+    expect(drive({}, [grep('X'), glob, grep('Y')])).toEqual([])
+    expect(drive({}, [grep('X'), glob, write, grep('X')])).toEqual([])
+    expect(drive({}, [grep('X'), write, glob, grep('X')])).toEqual([])
+    // Only what lies between the two reads counts: a writer before the first changes nothing of the second.
+    expect(drive({}, [write, grep('X'), glob, grep('X')])).toEqual([[4, rereadText(2)]])
+  })
+
   it(
     'one reminder per answer: an alternation of the same calls is reminded ' +
       'at its first reread of each, then left to the run and cycle rules',
