@@ -240,7 +240,13 @@ describe('a poll turned into a wait', () => {
 
 describe('an empty outcome: weak evidence that two calls asked one question', () => {
   const text = (t: string) => ({ isError: false, content: [{ type: 'text' as const, text: t }] })
-  it.each(['', '  \n', '(no output)', '<returncode>1</returncode>\n<output>\n</output>'])('%j is empty', (t) => {
+  it.each([
+    '',
+    '  \n',
+    '(no output)',
+    '<returncode>1</returncode>\n<output>\n</output>',
+    '<returncode>12</returncode><output></output>',
+  ])('%j is empty', (t) => {
     expect(isEmpty(text(t))).toBe(true)
   })
 
@@ -249,6 +255,7 @@ describe('an empty outcome: weak evidence that two calls asked one question', ()
     expect(isEmpty(text('0'))).toBe(false)
     expect(isEmpty(text('<returncode>0</returncode>\n<output>\nx\n</output>'))).toBe(false)
     expect(isEmpty(text('<returncode>0</returncode>\n<output>\n</output>x'))).toBe(false)
+    expect(isEmpty(text('x <returncode>0</returncode><output></output>'))).toBe(false)
     expect(isEmpty({ isError: false, content: [{ type: 'image', data: 'x', mimeType: 'image/png' }] })).toBe(false)
     expect(isEmpty({ isError: false, content: undefined, running: 'running' })).toBe(false)
   })
