@@ -2,8 +2,8 @@
  * What changes from one run of a command to the next without telling the model
  * anything (`maskNoise`): durations and elapsed times, clock times and dates,
  * process ids, temporary paths and long hexadecimal ids (with a letter among
- * their digits), each replaced by a
- * mark of its kind before two outcomes are compared. Conservative: a count, a
+ * their digits), each replaced by a mark of its kind before two outcomes are
+ * compared. Conservative: a count, a
  * line number, an exit code or any number without a unit of time is kept, as
  * a change there is a change the model should see. Each pattern is linear in
  * the text: no nested repetition.

@@ -103,8 +103,7 @@ export function cycleReminder(
 /** The reminder for calls to one tool that failed the same way, whatever their arguments (`sameFailure`). */
 export function failureReminder(tool: string, length: number, error: string): string {
   return (
-    `Reminder: your last ${length} calls to \`${tool}\` failed with the same error, whatever their arguments:\n` +
-    `${error}\n` +
+    `Reminder: ${failedAlike(tool, length, error)}\n` +
     'Another call like them will fail the same way. Read the error and deal with its cause, ' +
     'or take a different approach.'
   )
@@ -203,14 +202,18 @@ export function deniedBeforeRunning(text: string): boolean | undefined {
   return text.includes(NOT_RUN)
 }
 
+/** What a reminder and a withheld result about the same failure say of it: the calls, and the error quoted. */
+function failedAlike(tool: string, length: number, error: string): string {
+  return `your last ${length} calls to \`${tool}\` failed with the same error, whatever their arguments:\n${error}`
+}
+
 /**
  * What the feedback for a withheld result of a call that failed as the calls before it did, whatever
  * their arguments (`sameFailure`), says instead: the calls were not identical, and it does not say so.
  */
 export function withheldFailureFeedback(tool: string, length: number, error: string, ran = true): string {
   return (
-    `${WITHHELD_PREFIX}your last ${length} calls to \`${tool}\` failed with the same error, whatever their ` +
-    `arguments:\n${error}\n` +
+    `${WITHHELD_PREFIX}${failedAlike(tool, length, error)}\n` +
     (ran ? 'This call failed the same way; its result is not shown again.' : NOT_RUN) +
     ' Deal with the cause of the error, or take a different approach, before calling it again.'
   )
@@ -334,19 +337,20 @@ export function rereadReminder(tool: string, back: number, earlier: ToolCall | u
  * false) of one denied before it could; a busy poll's read always ran.
  */
 export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
-  const text =
-    loop.failure !== undefined
-      ? withheldFailureFeedback(loop.calls[0]!.tool, loop.length, loop.failure, ran)
-      : loop.job === undefined
-        ? withheldFeedback(
-            loop.calls.map((c) => c.tool),
-            loop.length,
-            loop.sameResults,
-            wording(loop),
-            ran,
-          )
-        : withheldPollFeedback(loop.job, loop.length, wording(loop))
-  return [{ type: 'text', text }]
+  return [{ type: 'text', text: withheldText(loop, ran) }]
+}
+
+/** The withheld feedback's text for a loop: of a failure run, of a busy poll, or of a run or cycle. */
+function withheldText(loop: Loop, ran: boolean): string {
+  if (loop.failure !== undefined) return withheldFailureFeedback(loop.calls[0]!.tool, loop.length, loop.failure, ran)
+  if (loop.job !== undefined) return withheldPollFeedback(loop.job, loop.length, wording(loop))
+  return withheldFeedback(
+    loop.calls.map((c) => c.tool),
+    loop.length,
+    loop.sameResults,
+    wording(loop),
+    ran,
+  )
 }
 
 /** The wording a loop needs: the arguments its calls carry but were not compared, and whether it resumed. */
