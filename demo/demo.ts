@@ -8,7 +8,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
 import { Context } from '@deepseek-ai/cordis'
 import Loader from '@deepseek-ai/cordis-plugin-loader'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -123,9 +122,7 @@ function parseOptions(argv: string[]): Options {
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   } as const
-  const { values, positionals } = commandLine(DEMO, options, () =>
-    parseArgs({ args: argv, strict: true, allowPositionals: true, options }),
-  )
+  const { values, positionals } = commandLine(DEMO, argv, options)
   if (positionals.length > 0)
     throw new Error(`${DEMO}: takes options only (got ${JSON.stringify(positionals[0])}; --help lists the options)`)
   const repeats = Number(values.repeats)

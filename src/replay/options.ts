@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import { closest, Config, name } from '../config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
 import { readLabels, withRereads, type Labels } from './labels.ts'
@@ -169,9 +169,7 @@ export function parse(argv: string[]): Request | undefined {
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   } as const
-  const { values, positionals } = commandLine(REPLAY, options, () =>
-    parseArgs({ args: argv, strict: true, allowPositionals: true, options }),
-  )
+  const { values, positionals } = commandLine(REPLAY, argv, options)
   if (values.help) return undefined
   const [verb, ...paths] = positionals
   if (verb === undefined)
@@ -223,13 +221,14 @@ const RENAMED: Record<string, string> = {
 }
 
 /**
- * Parse a command line, replay's or the demo's; what `parseArgs` refuses, said
- * as a problem of `command` that names the option (and the name a renamed flag
- * took) and points to the help.
+ * Parse a command line, replay's or the demo's, by `options` (strict,
+ * positionals allowed); what `parseArgs` refuses, said as a problem of
+ * `command` that names the option (and what it may have meant) and points to
+ * the help.
  */
-export function commandLine<T>(command: string, options: Record<string, unknown>, read: () => T): T {
+export function commandLine<const O extends ParseArgsOptionsConfig>(command: string, args: string[], options: O) {
   try {
-    return read()
+    return parseArgs({ args, strict: true, allowPositionals: true, options })
   } catch (error) {
     const { message } = error as Error
     // parseArgs quotes the option first in each of its messages: '--bogus', or '--top <value>'.
