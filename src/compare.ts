@@ -8,7 +8,6 @@
  * filters once per config object; never throws on any value.
  */
 import { canonical, sameArguments, type ToolCall } from './arguments.ts'
-import type { Config } from './config.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
 import { failed, type Outcome, outcome, type Result } from './results.ts'
 import { kept } from './values.ts'
@@ -24,29 +23,6 @@ export interface Call extends ToolCall {
   seen?: Outcome | undefined
   /** With `sameFailure`: whether its result says it failed. */
   failed?: boolean
-  /** With `rereads`, once asked: what it reads and changes (`rereads.ts`). */
-  reads?: Reads
-  /** With `rereads`: whether it was a reread (reminded or not). */
-  reread?: true
-}
-
-/** What a call reads and changes, as `rereads` judges it. */
-export interface Reads {
-  /**
-   * Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash`
-   * command that only reads.
-   */
-  readOnly: boolean
-  /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
-  navigation: boolean
-  /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
-  view: boolean
-  /** For a view: the files it shows. */
-  files: readonly string[]
-  /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
-  question: string | undefined
-  /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
-  writes: readonly string[] | undefined
 }
 
 /** The comparison a config makes. */
@@ -72,7 +48,7 @@ export interface Comparison {
   key(call: ToolCall): string
 }
 
-/** Which parts of a config decide what is the same (see {@link Config}). */
+/** Which parts of a config decide what is the same (see `Config`). */
 export interface ComparedBy {
   include: readonly string[]
   exclude: readonly string[]

@@ -5,7 +5,15 @@
  * the package judges a config.
  */
 import Schema from '@deepseek-ai/schemastery'
+import { comparison } from './compare.ts'
 import { Problem } from './problem.ts'
+import { cycle } from './rules/cycle.ts'
+import { failure } from './rules/failure.ts'
+import { poll } from './rules/poll.ts'
+import { relapse } from './rules/relapse.ts'
+import { reread } from './rules/reread.ts'
+import type { AnyRule } from './rules/rule.ts'
+import { run } from './rules/run.ts'
 
 /** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
 export const name = 'repeat-tool-reminder'
@@ -317,8 +325,18 @@ function argumentList(key: 'ignoreArguments') {
   }
 }
 
-/** Split an `ignoreArguments` entry at its last dot: the tool pattern, and the argument it leaves out. */
-export function ignoredArgument(entry: string): { tool: string; argument: string } {
-  const dot = entry.lastIndexOf('.')
-  return { tool: entry.slice(0, dot), argument: entry.slice(dot + 1) }
+/**
+ * The rules `config` switches on, in the order they judge a call: the identical run and the busy
+ * poll always, each opt-in's rule when it is on. A new rule is one module and one line here.
+ */
+export function rulesOf(config: Config): AnyRule[] {
+  const rules: (AnyRule | false)[] = [
+    run,
+    config.relapse && relapse,
+    config.sameFailure && failure,
+    poll(config.argumentsPreviewChars),
+    config.cycles && cycle(config.maxCyclePeriod),
+    config.rereads && reread(comparison(config)),
+  ]
+  return rules.filter((rule) => rule !== false)
 }

@@ -5,7 +5,6 @@
  * Matching is linear in the name and the pattern for any pattern; nothing here
  * uses regular expressions.
  */
-import { ignoredArgument } from './config.ts'
 
 /** A compiled pattern: the literal pieces between its stars, with a KMP failure table each. */
 export interface Pattern {
@@ -121,4 +120,10 @@ export function argumentFilter(entries: readonly string[]): (tool: string) => re
     }
     return list
   }
+}
+
+/** Split an `ignoreArguments` entry at its last dot: the tool pattern, and the argument it leaves out. */
+export function ignoredArgument(entry: string): { tool: string; argument: string } {
+  const dot = entry.lastIndexOf('.')
+  return { tool: entry.slice(0, dot), argument: entry.slice(dot + 1) }
 }

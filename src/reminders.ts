@@ -6,42 +6,23 @@
  * when one is due is the guard's business.
  */
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
-import { argumentsPreview, ignoredKeys, type ToolCall } from './arguments.ts'
+import { argumentsPreview, ignoredKeys } from './arguments.ts'
 import { name } from './config.ts'
+import type { Verdict } from './rules/rule.ts'
 
 /**
- * What a reminder or a withheld result is about, a loop: one call's identical run, or a cycle's
- * calls in the order it opened, and how far it has gone.
- */
-export interface Loop {
-  calls: readonly ToolCall[]
-  /** Identical calls in a row, or a cycle's complete repetitions. */
-  length: number
-  /** Whether the results repeated too (`resultAware`): the text then says so. */
-  sameResults: boolean
-  /**
-   * Whether the identical run went on after other calls (`relapse`): a single call's text then does
-   * not say "in a row"; a cycle's text does not depend on it.
-   */
-  resumed: boolean
-  /**
-   * For a busy poll (non-blocking reads of a background job that is still running): the job's id as
-   * the calls name it.
-   */
-  job?: string | undefined
-  /** For a run of calls that failed the same way whatever their arguments (`sameFailure`): the error, quoted short. */
-  failure?: string | undefined
-}
-
-/**
- * How a text words a run that the defaults do not make: arguments left out of the comparison, a run
- * resumed after other calls.
+ * How a text words a loop beyond its tools and length: arguments left out of the comparison, a run
+ * resumed after other calls, results that repeated too, and whether the call ran.
  */
 export interface Wording {
   /** The arguments of the call that were not compared, named in the text. */
   omitted?: readonly string[]
   /** The run went on after other calls. */
   resumed?: boolean
+  /** The results repeated too (`resultAware`). */
+  sameResults?: boolean
+  /** For a withheld result: whether the call ran (false: denied before it could). Yes by default. */
+  ran?: boolean
 }
 
 function identical({ omitted = [] }: Wording): string {
@@ -54,7 +35,8 @@ function inARow({ resumed = false }: Wording): string {
 }
 
 /** The short reminder at the first threshold. */
-export function shortReminder(sameResults = false, wording: Wording = {}): string {
+export function shortReminder(wording: Wording = {}): string {
+  const { sameResults = false } = wording
   return (
     `Reminder: you are repeating the exact same tool call with ${identical(wording)}` +
     `${wording.resumed ? ', coming back to it after other calls' : ''}` +
@@ -69,9 +51,9 @@ export function detailedReminder(
   tool: string,
   length: number,
   argumentsPreview: string,
-  sameResults = false,
   wording: Wording = {},
 ): string {
+  const { sameResults = false } = wording
   return (
     `Reminder: you have called \`${tool}\` ${length} times${inARow(wording)} ` +
     `with ${identical(wording)}${sameResults ? ' and got the same result each time' : ''}:\n` +
@@ -86,9 +68,9 @@ export function detailedReminder(
 export function cycleReminder(
   calls: { tool: string; preview: string }[],
   length: number,
-  sameResults = false,
   wording: Wording = {},
 ): string {
+  const { sameResults = false } = wording
   return (
     `Reminder: you are repeating the same sequence of ${calls.length} ` +
     `tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; ` +
@@ -165,13 +147,8 @@ const WITHHELD_PREFIX = `Result withheld by ${name}: `
  * What the model gets instead of a result that `blockAt` withholds: of a call that ran, or (`ran`
  * false) of one denied before it could.
  */
-export function withheldFeedback(
-  tools: string[],
-  length: number,
-  sameResults = false,
-  wording: Wording = {},
-  ran = true,
-): string {
+export function withheldFeedback(tools: string[], length: number, wording: Wording = {}): string {
+  const { sameResults = false, ran = true } = wording
   const same = sameResults ? ' and identical results' : ''
   const what =
     tools.length === 1
@@ -211,7 +188,12 @@ function failedAlike(tool: string, length: number, error: string): string {
  * What the feedback for a withheld result of a call that failed as the calls before it did, whatever
  * their arguments (`sameFailure`), says instead: the calls were not identical, and it does not say so.
  */
-export function withheldFailureFeedback(tool: string, length: number, error: string, ran = true): string {
+export function withheldFailureFeedback(
+  tool: string,
+  length: number,
+  error: string,
+  { ran = true }: Wording = {},
+): string {
   return (
     `${WITHHELD_PREFIX}${failedAlike(tool, length, error)}\n` +
     (ran ? 'This call failed the same way; its result is not shown again.' : NOT_RUN) +
@@ -238,15 +220,6 @@ const REREAD_MARK = ' (reread)'
 
 /** What a summary marks the notice of a run of the same failure with. */
 const FAILURE_MARK = ' (same failure)'
-
-/**
- * The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output
- * × 3 (busy poll)`.
- */
-function summary(loop: Loop): string {
-  const mark = loop.job !== undefined ? POLL_MARK : loop.failure !== undefined ? FAILURE_MARK : ''
-  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${mark}`)
-}
 
 /**
  * Which text a notice in a log was: the short one (the first threshold's), the detailed one (a
@@ -283,78 +256,83 @@ export function readNotice(summary: string, content: readonly ContentBlock[]): R
 }
 
 /**
- * The notice due for `loop`: the short text at the first threshold of a single
- * call's run, the detailed one later, the cycle text for a cycle; a user-role
- * message sourced to this plugin, arguments quoted within `cap` code units.
+ * The summary a notice carries, as a host shows it: `grep × 3`, `grep → read_file × 2`, `job_output
+ * × 3 (busy poll)`, `grep × 2 (reread)`.
  */
-export function reminder(loop: Loop, firstThreshold: boolean, cap: number): UserMessage {
-  const { calls, length, sameResults, job } = loop
-  const [call] = calls
-  const how = wording(loop)
-  const text =
-    job !== undefined
-      ? firstThreshold
-        ? shortPollReminder(job, how)
-        : detailedPollReminder(job, length, argumentsPreview(call!.args, cap, call!.ignored), how)
-      : loop.failure !== undefined
-        ? failureReminder(call!.tool, length, loop.failure)
-        : calls.length > 1
-          ? cycleReminder(
-              calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })),
-              length,
-              sameResults,
-              how,
-            )
-          : firstThreshold
-            ? shortReminder(sameResults, how)
-            : detailedReminder(call!.tool, length, argumentsPreview(call!.args, cap, call!.ignored), sameResults, how)
+export function summary(loop: Verdict): string {
+  const mark =
+    loop.kind === 'reread'
+      ? REREAD_MARK
+      : loop.job !== undefined
+        ? POLL_MARK
+        : loop.failure !== undefined
+          ? FAILURE_MARK
+          : ''
+  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${mark}`)
+}
+
+/** How a notice is written: whether at the first threshold (the short text), and the arguments' cap. */
+interface NoticeOptions {
+  first: boolean
+  cap: number
+}
+
+/**
+ * The notice due for `loop`: a user-role message sourced to this plugin, its text written from the
+ * loop's data, arguments quoted within `cap` code units.
+ */
+export function notice(loop: Verdict, options: NoticeOptions): UserMessage {
   return createUserMessage({
-    content: [{ type: 'text', text }],
+    content: [{ type: 'text', text: noticeText(loop, options) }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(loop) },
   })
 }
 
 /**
- * The notice for a reread of `tool`, `back` calls after the call it repeats; `earlier` is that call
- * when it asked in other words.
+ * A notice's text: a reread's, a busy poll's, a failure run's, a cycle's; for a run, the short
+ * text at the first threshold and the detailed one later.
  */
-export function rereadReminder(tool: string, back: number, earlier: ToolCall | undefined, cap: number): UserMessage {
-  const quoted =
-    earlier === undefined ? undefined : `\`${earlier.tool} ${argumentsPreview(earlier.args, cap, earlier.ignored)}\``
-  return createUserMessage({
-    content: [{ type: 'text', text: rereadText(back, quoted) }],
-    source: {
-      kind: 'plugin',
-      plugin: name,
-      form: 'notice',
-      summary: boundContextSummary(`${tool} × 2${REREAD_MARK}`),
-    },
-  })
+function noticeText(loop: Verdict, { first, cap }: NoticeOptions): string {
+  const { calls, length } = loop
+  const call = calls[0]!
+  const preview = (c = call) => argumentsPreview(c.args, cap, c.ignored)
+  if (loop.kind === 'reread') {
+    const earlier = loop.otherWords
+    return rereadText(loop.back!, earlier === undefined ? undefined : `\`${earlier.tool} ${preview(earlier)}\``)
+  }
+  const how = wording(loop)
+  if (loop.job !== undefined)
+    return first ? shortPollReminder(loop.job, how) : detailedPollReminder(loop.job, length, preview(), how)
+  if (loop.failure !== undefined) return failureReminder(call.tool, length, loop.failure)
+  if (calls.length > 1)
+    return cycleReminder(
+      calls.map((c) => ({ tool: c.tool, preview: preview(c) })),
+      length,
+      how,
+    )
+  return first ? shortReminder(how) : detailedReminder(call.tool, length, preview(), how)
 }
 
 /**
- * The feedback blocks that replace a withheld result of `loop`: of a call that ran, or (`ran`
- * false) of one denied before it could; a busy poll's read always ran.
+ * The text of the feedback that replaces a withheld result of `loop`: of a failure run, of a busy
+ * poll (whose read always ran), of a run or cycle.
  */
-export function withheldResult(loop: Loop, ran: boolean): ContentBlock[] {
-  return [{ type: 'text', text: withheldText(loop, ran) }]
-}
-
-/** The withheld feedback's text for a loop: of a failure run, of a busy poll, or of a run or cycle. */
-function withheldText(loop: Loop, ran: boolean): string {
-  if (loop.failure !== undefined) return withheldFailureFeedback(loop.calls[0]!.tool, loop.length, loop.failure, ran)
+export function withheldText(loop: Verdict, { ran }: { ran: boolean }): string {
+  const tool = loop.calls[0]!.tool
+  if (loop.failure !== undefined) return withheldFailureFeedback(tool, loop.length, loop.failure, { ran })
   if (loop.job !== undefined) return withheldPollFeedback(loop.job, loop.length, wording(loop))
   return withheldFeedback(
     loop.calls.map((c) => c.tool),
     loop.length,
-    loop.sameResults,
-    wording(loop),
-    ran,
+    { ...wording(loop), ran },
   )
 }
 
-/** The wording a loop needs: the arguments its calls carry but were not compared, and whether it resumed. */
-function wording(loop: Loop): Wording {
+/**
+ * The wording a loop needs: the arguments its calls carry but were not compared, whether it
+ * resumed, whether the results repeated too.
+ */
+function wording(loop: Verdict): Wording {
   const omitted = [...new Set(loop.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
-  return { omitted, resumed: loop.resumed }
+  return { omitted, resumed: loop.resumed, sameResults: loop.sameResults }
 }

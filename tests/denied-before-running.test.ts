@@ -47,7 +47,7 @@ describe("blockAt denies a repeat before it runs, with dsh's bash tool as dsh-ba
         [false, '(no output)'],
         [false, '(no output)'],
       ])
-      expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, false, {}, false)]))
+      expect(results.slice(2)).toEqual([3, 4, 5, 6].map((n) => [true, withheldFeedback(['bash'], n, { ran: false })]))
       expect(reminders(agent).map((r) => r.afterCall)).toEqual([2])
     },
   )
@@ -58,7 +58,9 @@ describe("blockAt denies a repeat before it runs, with dsh's bash tool as dsh-ba
     async () => {
       const { agent, file } = await runAppends(4, { thresholds: [2], blockAt: 3, resultAware: true })
       expect(await lines(file)).toBe(4)
-      expect(toolResults(agent).slice(2)).toEqual([3, 4].map((n) => [true, withheldFeedback(['bash'], n, true)]))
+      expect(toolResults(agent).slice(2)).toEqual(
+        [3, 4].map((n) => [true, withheldFeedback(['bash'], n, { sameResults: true })]),
+      )
     },
   )
 
@@ -83,7 +85,7 @@ describe("blockAt denies a repeat before it runs, with dsh's bash tool as dsh-ba
       )
       expect(await lines(file)).toBe(2)
       const log = await readFile(join(root, '_no-cwd', 'appends', 'session.jsonl'), 'utf8')
-      expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, false, {}, false)))
+      expect(log).toContain(JSON.stringify(withheldFeedback(['bash'], 3, { ran: false })))
       const { report } = await runReplayJson([root, '--thresholds', '2', '--block-at', '3'])
       const [session] = report.sessions
       expect(session!.recordedWithheld).toEqual([
@@ -186,7 +188,7 @@ describe('parallel calls of one step', () => {
     expect(toolResults(agent)).toEqual([
       [false, 'done a'],
       [false, 'done a'],
-      [true, withheldFeedback(['slow'], 3, false, {}, false)],
+      [true, withheldFeedback(['slow'], 3, { ran: false })],
       [false, 'done b'],
     ])
   })
@@ -209,7 +211,7 @@ describe('what deny never turns away', () => {
     expect(guard.deny({ name: 'grep', arguments: { pattern: 'x' } })).toBeUndefined()
     expect(guard.deny({ ...grep, parent: { callId: 'outer' } as never })).toBeUndefined()
     expect(guard.deny({ ...grep, name: 'glob' })).toBeUndefined()
-    expect(guard.deny(grep)).toBe(withheldFeedback(['grep'], 3, false, {}, false))
+    expect(guard.deny(grep)).toBe(withheldFeedback(['grep'], 3, { ran: false }))
   })
 })
 
@@ -217,7 +219,7 @@ describe('which calls are open while deny judges', () => {
   const agent = {} as Agent
   const call = (pattern: string) => ({ agent, name: 'grep', arguments: { pattern } })
   const result = { isError: false, content: [{ type: 'text' as const, text: 'none' }] }
-  const DENIED = withheldFeedback(['grep'], 3, false, {}, false)
+  const DENIED = withheldFeedback(['grep'], 3, { ran: false })
   /** A guard with blockAt 3 that has counted two identical greps of `agent`. */
   const guard = () => {
     const g = createGuard(ConfigSchema({ thresholds: [2], blockAt: 3 }))
@@ -231,7 +233,7 @@ describe('which calls are open while deny judges', () => {
     const first = call('x')
     expect(g.deny(first)).toBe(DENIED)
     g.observe(first, result)
-    expect(g.deny(call('x'))).toBe(withheldFeedback(['grep'], 4, false, {}, false))
+    expect(g.deny(call('x'))).toBe(withheldFeedback(['grep'], 4, { ran: false }))
   })
 
   it('a call that was never counted (its step ended without it) is open no longer at the next step', () => {
@@ -333,8 +335,8 @@ describe("every other listener's decision, in model order", () => {
     const agent = await h.run()
     expect(await lines(file)).toBe(2)
     expect(toolResults(agent).slice(2)).toEqual([
-      [true, withheldFeedback(['bash'], 3, false, {}, false)],
-      [true, withheldFeedback(['bash'], 4, false, {}, false)],
+      [true, withheldFeedback(['bash'], 3, { ran: false })],
+      [true, withheldFeedback(['bash'], 4, { ran: false })],
     ])
   })
 })

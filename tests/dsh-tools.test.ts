@@ -50,8 +50,8 @@ describe("dsh's bash tool, as dsh-base composes it", () => {
       const agent = await runBash(reworded(FAILING), { ignoreArguments: ['bash.description'] })
       const compared = JSON.stringify({ command: FAILING })
       expect(reminders(agent).map((r) => [r.afterCall, r.text, r.source])).toEqual([
-        [3, shortReminder(false, { omitted: ['description'] }), source('bash × 3')],
-        [5, detailedReminder('bash', 5, compared, false, { omitted: ['description'] }), source('bash × 5')],
+        [3, shortReminder({ omitted: ['description'] }), source('bash × 3')],
+        [5, detailedReminder('bash', 5, compared, { omitted: ['description'] }), source('bash × 5')],
       ])
       expect(reminders(agent)[1]!.text).toBe(
         'Reminder: you have called `bash` 5 times in a row with identical arguments (not counting `description`):\n' +
@@ -77,8 +77,11 @@ describe("dsh's bash tool, as dsh-base composes it", () => {
       expect(new Set(locators).size).toBe(6)
       expect(results.every((text) => text.includes('\n[exit code: 1]\n\n(Omitted '))).toBe(true)
       expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-        [3, shortReminder(true)],
-        [5, detailedReminder('bash', 5, JSON.stringify({ command: LONG, description: 'Run it' }), true)],
+        [3, shortReminder({ sameResults: true })],
+        [
+          5,
+          detailedReminder('bash', 5, JSON.stringify({ command: LONG, description: 'Run it' }), { sameResults: true }),
+        ],
       ])
     },
   )
@@ -95,7 +98,7 @@ describe("dsh's bash tool, as dsh-base composes it", () => {
         [3, shortReminder(), 'bash × 3'],
         [
           6,
-          detailedReminder('bash', 5, JSON.stringify({ command: FAILING, description: 'Run the tests' }), false, {
+          detailedReminder('bash', 5, JSON.stringify({ command: FAILING, description: 'Run the tests' }), {
             resumed: true,
           }),
           'bash × 5',

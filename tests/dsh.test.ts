@@ -130,8 +130,8 @@ describe('in dsh, by the README', () => {
       })
       await prompt(root, agent, 'make the tests pass')
       expect(reminders(agent).map((r) => [r.afterCall, r.text])).toEqual([
-        [2, shortReminder(true, { omitted: ['description'] })],
-        [4, detailedReminder('bash', 4, JSON.stringify({ command }), true, { omitted: ['description'] })],
+        [2, shortReminder({ sameResults: true, omitted: ['description'] })],
+        [4, detailedReminder('bash', 4, JSON.stringify({ command }), { sameResults: true, omitted: ['description'] })],
       ])
       await root.fiber.dispose()
 

@@ -151,6 +151,6 @@ describe('hostile results', { timeout: 30_000 }, () => {
       }),
     )
     const agent = await h.run()
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder(true)]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder({ sameResults: true })]])
   })
 })

@@ -6,7 +6,7 @@ import { afterCalls, harness, injected, runAgent, summaries, toolResults } from 
 import type { ScriptedCall } from '../support/model.ts'
 import { GREP, READ, source, TODO, turns } from './support/calls.ts'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { RELAPSE_MEMORY } from '../src/guard.ts'
+import { RELAPSE_MEMORY } from '../src/rules/relapse.ts'
 import { times } from './support/calls.ts'
 
 const POLL: ScriptedCall = { name: 'poll', args: { job: 7 } }
@@ -49,20 +49,20 @@ describe('resultAware', () => {
       'stuck',
     ])
     expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
-      [6, shortReminder(true), 'poll × 3'],
-      [8, detailedReminder('poll', 5, '{"job":7}', true), 'poll × 5'],
+      [6, shortReminder({ sameResults: true }), 'poll × 3'],
+      [8, detailedReminder('poll', 5, '{"job":7}', { sameResults: true }), 'poll × 5'],
     ])
-    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['poll'], 5, true)])
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['poll'], 5, { sameResults: true })])
   })
 
   it('the resultAware texts, exactly', () => {
-    expect(shortReminder(true)).toBe(
+    expect(shortReminder({ sameResults: true })).toBe(
       'Reminder: you are repeating the exact same tool call with identical ' +
         'arguments, and it keeps returning the same result. ' +
         'Study its last result. If the task is not done, change your approach ' +
         'or your arguments instead of making the same call again.',
     )
-    expect(detailedReminder('poll', 5, '{"job":7}', true)).toBe(
+    expect(detailedReminder('poll', 5, '{"job":7}', { sameResults: true })).toBe(
       'Reminder: you have called `poll` 5 times in a row with identical ' +
         'arguments and got the same result each time:\n' +
         '{"job":7}\n' +
@@ -77,7 +77,7 @@ describe('resultAware', () => {
           { tool: 'read_file', preview: '{}' },
         ],
         2,
-        true,
+        { sameResults: true },
       ),
     ).toMatch(
       new RegExp(
@@ -85,14 +85,14 @@ describe('resultAware', () => {
           'and identical results; it has now run 2 times in a row:\n',
       ),
     )
-    expect(withheldFeedback(['poll'], 5, true)).toBe(
+    expect(withheldFeedback(['poll'], 5, { sameResults: true })).toBe(
       'Result withheld by repeat-tool-reminder: you have made this exact ' +
         'call to `poll` 5 times in a row with identical arguments and identical results, ' +
         'and the repeats are making no progress. The call did run, but its ' +
         'result is not shown again. Do not repeat it with the same arguments: ' +
         'use the results you already have, take a different action or different arguments, or finish.',
     )
-    expect(withheldFeedback(['grep', 'read_file'], 2, true)).toContain(
+    expect(withheldFeedback(['grep', 'read_file'], 2, { sameResults: true })).toContain(
       '(grep → read_file) 2 times in a row with identical arguments and identical results, and',
     )
   })
@@ -106,7 +106,7 @@ describe('resultAware', () => {
           { tool: 'read_file', preview: '{"path":"a.ts"}' },
         ],
         2,
-        true,
+        { sameResults: true },
       ),
     ])
   })
@@ -230,10 +230,10 @@ describe('cycles', () => {
       .slice(6)
       .map(([, text]) => text)
     expect(feedback).toEqual([
-      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
-      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
-      withheldFeedback(['grep', 'read_file', 'poll'], 2, false, {}, false),
-      withheldFeedback(['grep', 'read_file', 'poll'], 3, false, {}, false),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, { ran: false }),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, { ran: false }),
+      withheldFeedback(['grep', 'read_file', 'poll'], 2, { ran: false }),
+      withheldFeedback(['grep', 'read_file', 'poll'], 3, { ran: false }),
     ])
   })
 
@@ -325,8 +325,8 @@ describe('blockAt', () => {
       expect(toolResults(agent)).toEqual([
         [false, 'no match for x'],
         [false, 'no match for x'],
-        [true, withheldFeedback(['grep'], 3, false, {}, false)],
-        [true, withheldFeedback(['grep'], 4, false, {}, false)],
+        [true, withheldFeedback(['grep'], 3, { ran: false })],
+        [true, withheldFeedback(['grep'], 4, { ran: false })],
         [false, 'contents of a.ts'],
       ])
       expect(afterCalls(agent)).toEqual([2, 3])
@@ -341,7 +341,7 @@ describe('blockAt', () => {
         'Do not repeat it with the same arguments: use the results you already ' +
         'have, take a different action or different arguments, or finish.',
     )
-    expect(withheldFeedback(['grep'], 8, false, {}, false)).toBe(
+    expect(withheldFeedback(['grep'], 8, { ran: false })).toBe(
       'Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row ' +
         'with identical arguments, and the repeats are making no progress. ' +
         'This time the call was not run, so whatever it does has not happened again. ' +
@@ -414,9 +414,9 @@ describe('blockAt', () => {
     const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
     expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
     expect(toolResults(agent).slice(3)).toEqual([
-      [true, withheldFeedback(['grep', 'read_file'], 2, false, {}, false)],
-      [true, withheldFeedback(['grep', 'read_file'], 2, false, {}, false)],
-      [true, withheldFeedback(['grep', 'read_file'], 3, false, {}, false)],
+      [true, withheldFeedback(['grep', 'read_file'], 2, { ran: false })],
+      [true, withheldFeedback(['grep', 'read_file'], 2, { ran: false })],
+      [true, withheldFeedback(['grep', 'read_file'], 3, { ran: false })],
     ])
   })
 })
@@ -446,8 +446,8 @@ describe('ignoreArguments', () => {
       ignoreArguments: ['grep.note'],
     })
     expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
-      [3, shortReminder(false, { omitted: ['note'] })],
-      [5, detailedReminder('grep', 5, '{"pattern":"x"}', false, { omitted: ['note'] })],
+      [3, shortReminder({ omitted: ['note'] })],
+      [5, detailedReminder('grep', 5, '{"pattern":"x"}', { omitted: ['note'] })],
     ])
     expect(injected(agent)[0]!.text).toBe(
       'Reminder: you are repeating the exact same tool call with identical arguments (not counting `note`). ' +
@@ -476,7 +476,7 @@ describe('ignoreArguments', () => {
   it("every matching entry applies: a * pattern and a tool's own entry leave out both arguments", async () => {
     const calls = [grep('a', { why: '1' }), grep('b', { why: '2' }), grep('c', { why: '3' })]
     const agent = await runAgent(turns(...calls), { ignoreArguments: ['*.why', 'gr*.note'], thresholds: [3] })
-    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(false, { omitted: ['note', 'why'] })])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder({ omitted: ['note', 'why'] })])
   })
 
   it('a call without the ignored argument is the same as one with it', async () => {
@@ -503,7 +503,6 @@ describe('ignoreArguments', () => {
           { tool: 'read_file', preview: '{"path":"a.ts"}' },
         ],
         2,
-        false,
         { omitted: ['note'] },
       ),
     ])
@@ -536,11 +535,8 @@ describe('ignoreArguments', () => {
       thresholds: [2],
       blockAt: 2,
     })
-    expect(toolResults(agent).at(-1)).toEqual([
-      true,
-      withheldFeedback(['grep'], 2, false, { omitted: ['note'] }, false),
-    ])
-    expect(withheldFeedback(['grep'], 2, false, { omitted: ['note', 'why'] })).toContain(
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 2, { omitted: ['note'], ran: false })])
+    expect(withheldFeedback(['grep'], 2, { omitted: ['note', 'why'] })).toContain(
       '`grep` 2 times in a row with identical arguments (not counting `note`, `why`), and the repeats',
     )
   })
@@ -586,7 +582,7 @@ describe('resultAware for some tools', () => {
         }),
       )
       const agent = await h.run()
-      expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder(true)]])
+      expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[3, shortReminder({ sameResults: true })]])
       const results = agent.session.events.flatMap((event) =>
         event.type === 'tool/result' ? [event.data.message.content[0]!] : [],
       )
@@ -600,7 +596,7 @@ describe('resultAware for some tools', () => {
 
   it('the texts say the results repeated only for a tool that compares them', async () => {
     const agent = await runAgent(turns(...times(2, GREP)), { resultAware: ['grep'], thresholds: [2] })
-    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder(true)])
+    expect(injected(agent).map((r) => r.text)).toEqual([shortReminder({ sameResults: true })])
   })
 
   it("an empty list compares no tool's results", async () => {
@@ -631,7 +627,7 @@ describe('relapse', () => {
     const agent = await runAgent(turns(...times(3, GREP), READ, ...times(3, GREP)), { relapse: true })
     expect(injected(agent).map((r) => [r.afterCall, r.text, (r.source as { summary: string }).summary])).toEqual([
       [3, shortReminder(), 'grep × 3'],
-      [6, detailedReminder('grep', 5, '{"pattern":"x"}', false, { resumed: true }), 'grep × 5'],
+      [6, detailedReminder('grep', 5, '{"pattern":"x"}', { resumed: true }), 'grep × 5'],
     ])
     expect(injected(agent)[1]!.text).toBe(
       'Reminder: you have called `grep` 5 times, coming back to it after ' +
@@ -652,7 +648,7 @@ describe('relapse', () => {
 
   it('a run resumed at the first threshold gets the short text, saying it came back', async () => {
     const agent = await runAgent(turns(GREP, READ, GREP, GREP), { relapse: true })
-    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[4, shortReminder(false, { resumed: true })]])
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([[4, shortReminder({ resumed: true })]])
     expect(injected(agent)[0]!.text).toMatch(
       new RegExp(
         '^Reminder: you are repeating the exact same tool call with identical arguments, ' +
@@ -722,8 +718,8 @@ describe('relapse', () => {
 
   it('blockAt counts the resumed run, and the withheld feedback says it came back', async () => {
     const agent = await runAgent(turns(GREP, GREP, READ, GREP), { relapse: true, thresholds: [2], blockAt: 3 })
-    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 3, false, { resumed: true }, false)])
-    expect(withheldFeedback(['grep'], 3, false, { resumed: true })).toContain(
+    expect(toolResults(agent).at(-1)).toEqual([true, withheldFeedback(['grep'], 3, { resumed: true, ran: false })])
+    expect(withheldFeedback(['grep'], 3, { resumed: true })).toContain(
       'you have made this exact call to `grep` 3 times, coming back to ' +
         'it after other calls, with identical arguments, and the repeats',
     )

@@ -264,7 +264,7 @@ describe("loops in other words, live with dsh's bash tool as dsh-base composes i
       const masked = await runBash(turns(call, call), { thresholds: [2], resultAware: true, maskNoise: true })
       const outputs = toolResults(masked).map(([, text]) => text)
       expect(outputs[0]).not.toBe(outputs[1])
-      expect(reminders(masked).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder(true)]])
+      expect(reminders(masked).map((r) => [r.afterCall, r.text])).toEqual([[2, shortReminder({ sameResults: true })]])
       expect(reminders(await runBash(turns(call, call), { thresholds: [2], resultAware: true }))).toEqual([])
     },
   )

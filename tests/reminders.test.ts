@@ -10,15 +10,15 @@ import {
   failureReminder,
   rereadText,
   readNotice,
-  reminder,
+  notice,
   shortPollReminder,
   shortReminder,
   deniedBeforeRunning,
   withheldFailureFeedback,
   withheldFeedback,
   withheldPollFeedback,
-  type Loop,
 } from '../src/reminders.ts'
+import type { Verdict } from '../src/rules/rule.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'
 import { source, times, turns } from './support/calls.ts'
@@ -67,7 +67,7 @@ describe('thresholds', () => {
       detailedPollReminder('<job id>', count, '<canonical arguments>'),
       cycle.replace('sequence of 2 tool calls', 'sequence of <n> tool calls'),
       withheldFeedback(['<tool>'], count),
-      withheldFeedback(['<tool>'], count, false, {}, false),
+      withheldFeedback(['<tool>'], count, { ran: false }),
       failureReminder('<tool>', count, '<the error, its last 200 characters at most>'),
       withheldFailureFeedback('<tool>', count, '<the error, its last 200 characters at most>'),
       rereadText(back),
@@ -76,7 +76,7 @@ describe('thresholds', () => {
   })
 
   it('a withheld failure says whether the call ran, as every withheld result does, and replay reads which', () => {
-    const denied = withheldFailureFeedback('bash', 3, 'boom', false)
+    const denied = withheldFailureFeedback('bash', 3, 'boom', { ran: false })
     expect(denied).toBe(
       'Result withheld by repeat-tool-reminder: your last 3 calls to `bash` failed with the same error, whatever ' +
         'their arguments:\nboom\nThis time the call was not run, so whatever it does has not happened again. Deal ' +
@@ -233,20 +233,24 @@ describe('delivery', () => {
 })
 
 describe('a notice read back as replay reads it: the writer and the reader agree', () => {
-  const call = (tool: string) => ({ tool, args: { p: 1 }, ignored: [] })
-  const loop = (extra: Partial<Loop>): Loop => ({
+  const call = (tool: string) => ({ tool, args: { p: 1 }, ignored: [], outcome: undefined })
+  const loop = (extra: Partial<Verdict>): Verdict => ({
+    kind: 'run',
     calls: [call('grep')],
+    run: 3,
     length: 3,
+    measured: 3,
+    complete: true,
     sameResults: false,
     resumed: false,
     ...extra,
   })
-  const read = (run: Loop, first: boolean) => {
-    const message = reminder(run, first, 500)
+  const read = (run: Verdict, first: boolean) => {
+    const message = notice(run, { first, cap: 500 })
     return readNotice((message.source as { summary: string }).summary, message.content)
   }
 
-  it.each<[string, Loop, boolean, ReturnType<typeof readNotice>]>([
+  it.each<[string, Verdict, boolean, ReturnType<typeof readNotice>]>([
     ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'short' }],
     ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'detailed' }],
     [

@@ -17,7 +17,7 @@ const CALLS = 300_000
 
 /** `n` calls of grep, each answered with this plugin's withheld text of a call denied before it ran. */
 function deniedEvents(n: number): SessionEvent[] {
-  const denied = withheldFeedback(['grep'], 3, false, {}, false)
+  const denied = withheldFeedback(['grep'], 3, { ran: false })
   return Array.from(
     { length: n },
     (_, i): SessionEvent[] =>

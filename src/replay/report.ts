@@ -11,7 +11,7 @@ import { type Comparison, comparison } from '../compare.ts'
 import { type Effect, effects } from './effects.ts'
 import type { Marks } from './score.ts'
 import type { Corrupt, Torn } from './reader.ts'
-import type { NoticeKind } from '../reminders.ts'
+import { type NoticeKind, summary } from '../reminders.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 import { Cost, type LoopCost } from './cost.ts'
 
@@ -141,8 +141,7 @@ export function report(transcript: Transcript, config: Config): Report {
       cycle.length = seen.cycle!.length
       cost.add(call)
     }
-    if (seen.reminder !== undefined)
-      result.configReminders.push({ afterCall: at, summary: (seen.reminder.source as { summary: string }).summary })
+    if (seen.reminded !== undefined) result.configReminders.push({ afterCall: at, summary: summary(seen.reminded) })
     if (seen.withheld !== undefined) {
       result.configWithheld.push(at)
       if (seen.deniable) result.configDenied.push(at)

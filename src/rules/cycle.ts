@@ -1,10 +1,34 @@
 /**
- * Cycle detection, pure: from one agent's latest calls and the streak of each
- * period, whether a call continues an exact repeating cycle of 2 to
- * `maxCyclePeriod` distinct calls, and how far it has gone. Knows nothing of
- * reminders or configs: it is told when two calls are the same.
+ * `cycles`: from one agent's latest calls and the streak of each period,
+ * whether a call continues an exact repeating cycle of 2 to `maxCyclePeriod`
+ * distinct calls, and how far it has gone. A cycle's loop replaces the run's.
  */
-import type { Call } from './compare.ts'
+import type { Call } from '../compare.ts'
+import type { Rule } from './rule.ts'
+
+/** The cycle rule, for cycles of at most `maxCyclePeriod` calls. */
+export function cycle(maxCyclePeriod: number): Rule<CycleState> {
+  return {
+    phase: 'loop',
+    start: () => ({ recent: [], streaks: [], period: 0 }),
+    copy: (state) => ({ recent: [...state.recent], streaks: [...state.streaks], period: state.period }),
+    step(state, { call, continues, same, found }) {
+      const cycle = nextCycle(state, call, continues, maxCyclePeriod, same)
+      if (cycle === undefined) return undefined
+      const { calls, length, complete } = cycle
+      return {
+        ...found!,
+        kind: 'cycle',
+        calls,
+        length,
+        measured: length,
+        complete,
+        sameResults: calls.every((c) => c.outcome !== undefined),
+        job: undefined,
+      }
+    },
+  }
+}
 
 /**
  * A repeating cycle of distinct calls a call is part of: its calls in the order it opened, and its
@@ -19,7 +43,7 @@ export interface Cycle {
 }
 
 /** What cycle detection remembers of an agent: its latest calls, each period's streak, and the cycle last confirmed. */
-export interface CycleState {
+interface CycleState {
   /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them. */
   recent: Call[]
   /** `streaks[p]`: how many calls in a row equalled the call `p` places before them. */
@@ -33,7 +57,7 @@ export interface CycleState {
  * before it, which no cycle continues): track every period's streak, and
  * return the shortest cycle of distinct calls that has repeated, if any.
  */
-export function nextCycle(
+function nextCycle(
   state: CycleState,
   call: Call,
   identical: boolean,

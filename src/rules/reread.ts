@@ -13,13 +13,14 @@
  * a view of a file (`cat`, `sed -n`, `read`) coming back to it after viewing
  * another file.
  */
-import type { Call, Comparison, Reads } from './compare.ts'
-import { isRecord } from './values.ts'
-import { isEmpty, JOB_READ, sameOutcome } from './results.ts'
-import { SHELL_TOOL, shellCommand } from './shell.ts'
+import type { Call, Comparison } from '../compare.ts'
+import { isRecord } from '../values.ts'
+import { isEmpty, JOB_READ, sameOutcome } from '../results.ts'
+import { SHELL_TOOL, shellCommand } from '../shell.ts'
+import type { Rule } from './rule.ts'
 
 /** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */
-export const REREAD_WINDOW = 6
+const REREAD_WINDOW = 6
 
 /**
  * The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's
@@ -27,8 +28,33 @@ export const REREAD_WINDOW = 6
  */
 const VIEW_TOOLS = new Set(['read', 'Read', 'read_file'])
 
+/** What a call reads and changes, as this rule judges it. */
+interface Reads {
+  /**
+   * Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash`
+   * command that only reads.
+   */
+  readOnly: boolean
+  /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
+  navigation: boolean
+  /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
+  view: boolean
+  /** For a view: the files it shows. */
+  files: readonly string[]
+  /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
+  question: string | undefined
+  /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
+  writes: readonly string[] | undefined
+}
+
+/** A call this rule has seen, and whether it was a reread (reminded or not). */
+interface Asked {
+  call: Call
+  reread: boolean
+}
+
 /** A reread found: how many calls back the call it repeats is, and that call when it asked in other words. */
-export interface Reread {
+interface Reread {
   back: number
   /**
    * The earlier call, when it differs from this one (a `bash` read asking the same question);
@@ -36,7 +62,43 @@ export interface Reread {
    */
   otherWords: Call | undefined
   /** The earlier call it repeats. */
-  earlier: Call
+  earlier: Asked
+}
+
+/** What each call reads and changes, worked out once per call. */
+const worked = new WeakMap<Call, Reads>()
+
+/**
+ * The reread rule, under the comparison `compared`: it speaks at a call that starts no run, when
+ * no reminder is due for it, and once per answer: a call that repeats a reread of itself is left to
+ * the run and cycle rules.
+ */
+export function reread(compared: Comparison): Rule<Asked[]> {
+  return {
+    phase: 'advice',
+    start: () => [],
+    copy: (history) => [...history],
+    step(history, { call, found, reminded }) {
+      const hit = !reminded && found!.run === 1 ? findReread(history, call, compared) : undefined
+      history.push({ call, reread: hit !== undefined })
+      if (history.length > REREAD_WINDOW) history.shift()
+      if (hit === undefined || (hit.earlier.reread && hit.otherWords === undefined)) return undefined
+      const { back, otherWords } = hit
+      const { run } = found!
+      return {
+        kind: 'reread',
+        calls: [call],
+        run,
+        length: 2,
+        measured: 2,
+        complete: true,
+        sameResults: true,
+        resumed: false,
+        back,
+        otherWords,
+      }
+    },
+  }
 }
 
 /**
@@ -46,29 +108,25 @@ export interface Reread {
  * command is parsed only once a call with the same outcome is found, and at
  * most once per call.
  */
-export function findReread(
-  history: readonly Call[],
-  call: Call,
-  compared: Comparison,
-  sameCall: (a: Call, b: Call) => boolean,
-): Reread | undefined {
+function findReread(history: readonly Asked[], call: Call, compared: Comparison): Reread | undefined {
   // The call one back is the run rules' to judge: a reread repeats one 2 to 6 calls back.
   for (let i = history.length - 2; i >= 0; i--) {
-    const earlier = history[i]!
+    const asked = history[i]!
+    const earlier = asked.call
     if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
-    const identical = sameCall(earlier, call)
+    const identical = compared.sameCall(earlier, call)
     // Two other commands that both came back empty are weak evidence of one question: some sources lose output.
     if (!identical && (isEmpty(call.seen!) || !sameQuestion(earlier, call, compared))) continue
     // Only a read of the workspace asks a question twice: a job's output, a writer's result or a view moved by a
     // navigation tool can change with nothing between.
-    const asked = reads(call, compared)
-    if (!asked.readOnly || asked.navigation || call.tool === JOB_READ) return undefined
+    const question = reads(call, compared)
+    if (!question.readOnly || question.navigation || call.tool === JOB_READ) return undefined
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
-    const between = history.slice(i + 1)
-    if (!between.every((c) => reads(c, compared).readOnly || untouched(asked, reads(c, compared)))) return undefined
+    const between = history.slice(i + 1).map((c) => c.call)
+    if (!between.every((c) => reads(c, compared).readOnly || untouched(question, reads(c, compared)))) return undefined
     // A view coming back to a file after viewing another file is navigation.
-    if (asked.view && between.some((c) => viewsOther(c, call, compared))) return undefined
-    return { back: history.length - i, otherWords: identical ? undefined : earlier, earlier }
+    if (question.view && between.some((c) => viewsOther(c, call, compared))) return undefined
+    return { back: history.length - i, otherWords: identical ? undefined : earlier, earlier: asked }
   }
   return undefined
 }
@@ -111,13 +169,14 @@ function pathOf(args: unknown): string[] {
 
 /** What a call reads and changes, worked out once per call and kept on it. */
 function reads(call: Call, compared: Comparison): Reads {
-  if (call.reads !== undefined) return call.reads
+  const known = worked.get(call)
+  if (known !== undefined) return known
   const { tool, args } = call
   const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined
   const command = shell === undefined ? undefined : shellCommand(shell.command as string)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
   const navigation = compared.navigation(tool)
-  call.reads = {
+  const found: Reads = {
     readOnly: navigation || compared.readOnly(tool) || command?.readOnly === true,
     navigation,
     view: command?.view === true || VIEW_TOOLS.has(tool),
@@ -126,5 +185,6 @@ function reads(call: Call, compared: Comparison): Reads {
     question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
     writes: command?.writes,
   }
-  return call.reads
+  worked.set(call, found)
+  return found
 }
