@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
-import { shellCommand } from '../src/shell.ts'
+import { shellCommand } from '../src/shell/command.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 /** `BENCH_ONLY=nested` times only the workloads and opt-ins whose label contains the text, and skips the churn. */

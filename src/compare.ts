@@ -9,7 +9,8 @@
  */
 import { canonical, sameArguments, type ToolCall } from './arguments.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
-import { failed, type Outcome, outcome, type Result } from './results.ts'
+import { failed } from './failures.ts'
+import { type Outcome, outcome, type Result } from './results.ts'
 import { kept } from './values.ts'
 
 /** One call as it is compared. */

@@ -1,12 +1,15 @@
 /**
  * The plugin's name and config: the `Config` interface, its schema with every
- * default and description, and every rule a value must meet, the cross-field
- * ones and unknown keys included. `Config(raw)` alone validates: nothing else in
- * the package judges a config.
+ * default and description (each field's check is in `checks.ts`), the
+ * cross-field rules and unknown keys, and the rules a config switches on.
+ * `Config(raw)` alone validates: nothing else in the package judges a config.
  */
 import Schema from '@deepseek-ai/schemastery'
 import { comparison } from './compare.ts'
 import { Problem } from './problem.ts'
+import { closest } from './quote.ts'
+import { argumentList, bool, boolOrPatterns, field, integerIn, patternList, reject, thresholdList } from './checks.ts'
+import { name } from './name.ts'
 import { cycle } from './rules/cycle.ts'
 import { failure } from './rules/failure.ts'
 import { poll } from './rules/poll.ts'
@@ -15,8 +18,7 @@ import { reread } from './rules/reread.ts'
 import type { AnyRule } from './rules/rule.ts'
 import { run } from './rules/run.ts'
 
-/** The plugin name: the `cordis.yml` id, the reminders' source and the error prefix. */
-export const name = 'repeat-tool-reminder'
+export { name } from './name.ts'
 
 /** The largest `maxCyclePeriod`: the most calls apart that two calls the guard compares can be. */
 export const LONGEST_CYCLE = 8
@@ -68,11 +70,6 @@ const READ_ONLY_TOOLS = [
   'search_dir',
   'find_file',
 ]
-
-/** Throw the error a person reads at load: the plugin, the rule broken and the value that broke it. */
-function reject(rule: string, value: unknown): never {
-  throw new Problem(`${rule} (got ${show(value)})`, [name])
-}
 
 /**
  * Every field with its rule, default and description; unknown keys and
@@ -187,142 +184,6 @@ function validate(raw: unknown): Config {
   if (config.blockAt > 0 && config.blockAt < last)
     reject(`blockAt must be an integer at or above the last threshold (${last})`, config.blockAt)
   return config
-}
-
-/**
- * The known name a misspelled one most likely meant: same letters in another case, or at most a
- * third of its letters off; a config's keys, or a command line's options.
- */
-export function closest<K extends string>(key: string, names: readonly K[]): K | undefined {
-  let best: K | undefined
-  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
-  for (const known of names) {
-    const distance = editDistance(key.toLowerCase(), known.toLowerCase())
-    if (distance < bestDistance) {
-      best = known
-      bestDistance = distance
-    }
-  }
-  return best
-}
-
-/** Levenshtein distance between two texts, in code units. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) {
-      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
-    }
-    row = next
-  }
-  return row[b.length]!
-}
-
-function field<T>(rule: (value: unknown) => T, fallback: T, description: string) {
-  return Schema.transform(Schema.any(), rule).default(fallback).description(description)
-}
-
-/** The most characters of a value an error message quotes. */
-const SHOWN = 80
-
-/** Text already written, on the work stack of {@link show}. */
-class Written {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
-  }
-}
-
-/**
- * A value as an error quotes it: its JSON form (numbers and bigints as
- * JavaScript writes them), cut after {@link SHOWN} characters with an
- * ellipsis, and built only that far, so that a huge value, a YAML alias bomb
- * or a value that contains itself costs what a small one does.
- */
-function show(value: unknown): string {
-  let out = ''
-  const work: unknown[] = [value]
-  while (work.length > 0 && out.length <= SHOWN) {
-    const item = work.pop()
-    if (item instanceof Written) out += item.text
-    else if (typeof item === 'string') out += JSON.stringify(item.slice(0, SHOWN + 1))
-    else if (typeof item !== 'object' || item === null) out += String(item)
-    else {
-      const array = Array.isArray(item)
-      const keys = array ? [] : Object.keys(item)
-      const entries = array ? item.length : keys.length
-      out += array ? '[' : '{'
-      work.push(new Written(array ? ']' : '}'))
-      // Pushed last first, and no more of them than the text can show.
-      for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
-        const key = array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`
-        work.push(
-          array ? item[i] : (item as Record<string, unknown>)[keys[i]!],
-          new Written(`${i > 0 ? ',' : ''}${key}`),
-        )
-      }
-    }
-  }
-  return out.length > SHOWN ? `${out.slice(0, SHOWN)}…` : out
-}
-
-function thresholdList(key: 'thresholds') {
-  return (value: unknown): number[] => {
-    if (!Array.isArray(value) || value.length === 0) reject(`${key} must be a non-empty list of integers >= 2`, value)
-    for (const threshold of value) {
-      if (!Number.isInteger(threshold) || threshold < 2) reject(`${key} must be integers >= 2`, threshold)
-    }
-    const sorted = [...(value as number[])].sort((a, b) => a - b)
-    sorted.forEach((threshold, i) => {
-      if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
-    })
-    return sorted
-  }
-}
-
-function integerIn(key: keyof Config, min: number, max: number, rule: string) {
-  return (value: unknown): number =>
-    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-      ? (value as number)
-      : reject(`${key} must be ${rule}`, value)
-}
-
-function bool(key: 'cycles' | 'relapse' | 'maskNoise' | 'sameFailure' | 'rereads') {
-  return (value: unknown): boolean =>
-    typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
-}
-
-function patternList(key: 'include' | 'exclude' | 'resultAware' | 'readOnlyTools' | 'navigationTools') {
-  return (value: unknown): string[] => {
-    if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
-      reject(`${key} must be a list of tool-name patterns (strings)`, value)
-    }
-    return [...(value as string[])]
-  }
-}
-
-function boolOrPatterns(key: 'resultAware') {
-  const patterns = patternList(key)
-  return (value: unknown): boolean | string[] => {
-    if (typeof value === 'boolean') return value
-    if (!Array.isArray(value)) reject(`${key} must be true, false or a list of tool-name patterns (strings)`, value)
-    return patterns(value)
-  }
-}
-
-function argumentList(key: 'ignoreArguments') {
-  return (value: unknown): string[] => {
-    if (!Array.isArray(value)) reject(`${key} must be a list of <tool pattern>.<argument> entries`, value)
-    for (const entry of value) {
-      if (typeof entry !== 'string') reject(`${key} entries must be strings like "bash.description"`, entry)
-      const dot = entry.lastIndexOf('.')
-      if (dot < 0) reject(`${key} entries must be <tool pattern>.<argument>, with a dot before the argument`, entry)
-      if (dot === 0) reject(`${key} entries need a tool pattern before the dot (* for every tool)`, entry)
-      if (dot === entry.length - 1) reject(`${key} entries need an argument name after the dot`, entry)
-    }
-    return [...(value as string[])]
-  }
 }
 
 /**

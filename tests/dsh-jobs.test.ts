@@ -12,7 +12,7 @@ import {
   shortPollReminder,
   shortReminder,
   withheldPollFeedback,
-} from '../src/reminders.ts'
+} from '../src/texts.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { Script, ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'

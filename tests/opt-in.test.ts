@@ -1,7 +1,7 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { defineContentToolFixture, type PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/reminders.ts'
+import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../src/texts.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'
 import { GREP, READ, source, TODO, turns } from './support/calls.ts'

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureReminder, rereadText, shortReminder, withheldFailureFeedback } from '../src/reminders.ts'
+import { failureReminder, rereadText, shortReminder, withheldFailureFeedback } from '../src/texts.ts'
 import { bashSuite, mountBash, mountFiles, mountJobs } from './support/dsh-tools.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { GenerateOptions } from '@deepseek-ai/dsh-llm'
@@ -133,12 +133,11 @@ describe("loops in other words, live with dsh's bash tool as dsh-base composes i
     expect(reminders(agent)).toEqual([])
   })
 
-  it('rereads: a process count read twice while a job runs is no reread: processes change by themselves', async () => {
+  it('rereads: a process read twice while a job runs is no reread: processes change by themselves', async () => {
     const dir = await folder()
     const release = join(dir, 'release')
-    // The job's command line names its folder: [x]-bracketed, the pattern does not match grep's own.
-    const name = basename(dir)
-    const count = bash(`ps aux | grep -c '[${name[0]}]${name.slice(1)}'`)
+    // This test's own process: what ps shows of it stays the same, whatever else starts and ends meanwhile.
+    const count = bash(`ps -o comm= -p ${process.pid}`)
     const script: Script = (request, index) => {
       if (index === 0) return { calls: [background(`while [ ! -e ${release} ]; do sleep 0.02; done`)] }
       if (index === 1) return { calls: [count] }

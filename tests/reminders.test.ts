@@ -3,21 +3,20 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
+import { readNotice, notice } from '../src/reminders.ts'
 import {
   cycleReminder,
   detailedPollReminder,
   detailedReminder,
   failureReminder,
   rereadText,
-  readNotice,
-  notice,
   shortPollReminder,
   shortReminder,
   deniedBeforeRunning,
   withheldFailureFeedback,
   withheldFeedback,
   withheldPollFeedback,
-} from '../src/reminders.ts'
+} from '../src/texts.ts'
 import type { Verdict } from '../src/rules/rule.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../src/config.ts'
-import { withheldFeedback } from '../src/reminders.ts'
+import { withheldFeedback } from '../src/texts.ts'
 import type { EpisodeScore } from '../src/replay/score.ts'
 import { render } from '../src/replay/render.ts'
 import { report, type SessionReport } from '../src/replay/report.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isEmpty, jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
+import { isEmpty } from '../src/failures.ts'
+import { jobStatus, maskLocators, outcome, sameOutcome, waitsOn } from '../src/results.ts'
 
 const SPILL = (locator: string) =>
   `head\n…\ntail\n\n(Omitted 14306 bytes. Full formatted result stored ` +

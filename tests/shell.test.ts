@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LONGEST_COMMAND, MOST_COMMANDS, shellCommand } from '../src/shell.ts'
-import { sedPrints } from '../src/readers.ts'
+import { LONGEST_COMMAND, shellCommand } from '../src/shell/command.ts'
+import { MOST_COMMANDS } from '../src/shell/lexer.ts'
+import { sedPrints } from '../src/shell/scripts.ts'
 
 /** Whether a command is proven to only read; a command the lexer does not read is not. */
 const readOnly = (command: string) => shellCommand(command)?.readOnly === true

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { Problem } from '../src/problem.ts'
-import { withheldFeedback } from '../src/reminders.ts'
+import { withheldFeedback } from '../src/texts.ts'
 import { transcribe } from '../src/replay/transcript.ts'
 import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from './support/events.ts'
 

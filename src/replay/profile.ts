@@ -13,7 +13,8 @@
 import { composeEntries } from '@deepseek-ai/dsh-app-boot'
 import yaml from 'js-yaml'
 import { isRecord } from '../values.ts'
-import { closest, name } from '../config.ts'
+import { name } from '../config.ts'
+import { closest } from '../quote.ts'
 import pkg from '../../package.json' with { type: 'json' }
 import { Problem } from '../problem.ts'
 

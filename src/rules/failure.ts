@@ -6,7 +6,8 @@
  * late: with thresholds 2, 4, 7 it is reminded at its 3rd, 5th and 8th call.
  */
 import type { Call } from '../compare.ts'
-import { failureText, sameOutcome } from '../results.ts'
+import { failureText } from '../failures.ts'
+import { sameOutcome } from '../results.ts'
 import type { Rule } from './rule.ts'
 
 /** How many calls to one tool that fail the same way with other arguments are fair. */

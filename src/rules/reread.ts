@@ -15,8 +15,9 @@
  */
 import type { Call, Comparison } from '../compare.ts'
 import { isRecord } from '../values.ts'
-import { isEmpty, JOB_READ, sameOutcome } from '../results.ts'
-import { SHELL_TOOL, shellCommand } from '../shell.ts'
+import { isEmpty } from '../failures.ts'
+import { JOB_READ, sameOutcome } from '../results.ts'
+import { SHELL_TOOL, shellCommand } from '../shell/command.ts'
 import type { Rule } from './rule.ts'
 
 /** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */

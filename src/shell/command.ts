@@ -1,0 +1,113 @@
+/**
+ * What a `bash` command does, judged by an allowlist: it only reads when every
+ * command in it is a known reader of files and folders and every option it
+ * gives is known to only read, and no redirection writes; then it asks a
+ * question (its operands, whatever the commands and flags around them). The
+ * command is read by a small lexer (`lexer.ts`), in one pass, linear in its length.
+ * Anything else (an expansion, a substitution, a subshell, a function, a
+ * background job, a here-document whose body expands anything) proves nothing,
+ * and such a command counts as one that may change anything. So does any
+ * command or option not on the list: what is not known to only read may write.
+ * Synchronous, no dependencies, nothing kept between calls.
+ */
+import { lex } from './lexer.ts'
+import { options } from './options.ts'
+import { READERS } from './readers.ts'
+
+/** The tool whose `command` argument is a shell command: dsh's `bash`. */
+export const SHELL_TOOL = 'bash'
+
+/**
+ * What a judged command is: whether it only reads, and (for one that does) its question: its
+ * operands, sorted, one per line.
+ */
+export interface Command {
+  readOnly: boolean
+  question: string
+  /**
+   * The files it writes, when it changes nothing else: through redirections and `sed -i`; undefined
+   * when it may change anything.
+   */
+  writes: string[] | undefined
+  /**
+   * Whether it only shows files' content (every command a viewer such as `cat`, `head` or `sed
+   * -n`): a reread of it is most often navigation.
+   */
+  view: boolean
+  /** The files its viewers show: their operands but for `sed`'s script and plain numbers. */
+  files: string[]
+}
+
+/** The commands that show files' content rather than answer a question. */
+const FILE_VIEWERS = new Set(['cat', 'head', 'tail', 'nl', 'sed'])
+
+/**
+ * The commands that show content rather than answer a question: the file viewers, and commands that
+ * show nothing of a file.
+ */
+const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
+
+/**
+ * The longest command judged, in characters: a read is a line or two. A longer
+ * one proves nothing, as one the lexer does not read whole.
+ */
+export const LONGEST_COMMAND = 16_384
+
+/**
+ * What `command` is; undefined for a command longer than
+ * {@link LONGEST_COMMAND} or one the lexer does not read whole. Every
+ * command in it counts, in pipelines and lists alike.
+ */
+export function shellCommand(command: string): Command | undefined {
+  if (command.length > LONGEST_COMMAND) return undefined
+  const simples = lex(command)
+  if (simples === undefined) return undefined
+  const operands = new Set<string>()
+  let readOnly = true
+  let view = true
+  let known = true
+  const written: string[] = []
+  const files: string[] = []
+  for (const { words, writes, reads } of simples) {
+    const [name, ...args] = words as [string, ...string[]]
+    const judged = judge(name, args)
+    for (const operand of [...judged.operands, ...reads]) operands.add(operand)
+    readOnly &&= judged.reads && writes.length === 0
+    view &&= VIEWERS.has(name)
+    if (FILE_VIEWERS.has(name)) files.push(...judged.shown)
+    written.push(...writes)
+    if (!judged.reads) {
+      if (judged.edits === undefined) known = false
+      else written.push(...judged.edits)
+    }
+  }
+  return {
+    readOnly,
+    question: [...operands].sort().join('\n'),
+    view: readOnly && view,
+    files,
+    writes: known ? written : undefined,
+  }
+}
+
+/** One simple command judged: whether it only reads, its operands, the files it shows, and the files `sed -i` edits. */
+interface Judged {
+  reads: boolean
+  operands: string[]
+  shown: string[]
+  /** For `sed -i` with a script that only edits: the files it edits; otherwise undefined. */
+  edits: string[] | undefined
+}
+
+/** One simple command judged against the allowlist. */
+function judge(name: string, args: readonly string[]): Judged {
+  const reader = READERS.get(name)
+  const read = reader === undefined ? undefined : options(reader, args)
+  const operands = read?.operands ?? args.filter((a) => !a.startsWith('-'))
+  // A viewer's files: its operands but for sed's script (its first, unless given with -e) and plain numbers.
+  const files = read?.files ?? operands
+  const shown = files.filter((a) => !/^\d+$/.test(a))
+  if (read === undefined || !read.ok) return { reads: false, operands, shown, edits: undefined }
+  if (read.edits) return { reads: false, operands, shown, edits: read.files }
+  return { reads: true, operands, shown, edits: undefined }
+}

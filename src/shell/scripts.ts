@@ -1,0 +1,206 @@
+/**
+ * The readers whose arguments no table describes: `find` with its tests and
+ * actions, `sed` with its script, `awk` with its program.
+ */
+import { options, type Read, type Reader } from './options.ts'
+
+/** The tests and actions of `find` that only read, and how many words each takes. */
+const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
+  ...[
+    '-name',
+    '-iname',
+    '-path',
+    '-ipath',
+    '-wholename',
+    '-iwholename',
+    '-regex',
+    '-iregex',
+    '-type',
+    '-xtype',
+    '-size',
+    '-mtime',
+    '-mmin',
+    '-atime',
+    '-amin',
+    '-ctime',
+    '-cmin',
+    '-newer',
+    '-perm',
+    '-user',
+    '-group',
+    '-links',
+    '-maxdepth',
+    '-mindepth',
+    '-samefile',
+    '-inum',
+    '-uid',
+    '-gid',
+    '-lname',
+    '-ilname',
+    '-printf',
+    '-regextype',
+    '-fstype',
+    '-used',
+  ].map((p): [string, number] => [p, 1]),
+  ...[
+    '-print',
+    '-print0',
+    '-ls',
+    '-prune',
+    '-quit',
+    '-empty',
+    '-readable',
+    '-writable',
+    '-executable',
+    '-nouser',
+    '-nogroup',
+    '-true',
+    '-false',
+    '-depth',
+    '-follow',
+    '-xdev',
+    '-mount',
+    '-daystart',
+    '-noleaf',
+    '-nowarn',
+    '-warn',
+    '-not',
+    '-a',
+    '-and',
+    '-o',
+    '-or',
+    '-d',
+  ].map((p): [string, number] => [p, 0]),
+])
+
+/** `find`: its starting points, then an expression of tests and actions that only read. */
+export function find(args: readonly string[]): Read {
+  const operands: string[] = []
+  let ok = true
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const takes = FIND_PRIMARIES.get(arg)
+    if (takes !== undefined) {
+      for (let k = 0; k < takes; k++) operands.push(args[++i] ?? '')
+    } else if (/^-(H|L|P)$/.test(arg) || arg === '(' || arg === ')' || arg === '!' || arg === ',') {
+      // Symlink policy and the expression's operators.
+    } else if (arg.startsWith('-')) ok = false
+    else operands.push(arg)
+  }
+  return { ok, operands }
+}
+
+/**
+ * Whether a sed script only prints: its commands are among those that print,
+ * delete from the output or move between lines, and no `w`, `W` or `e`
+ * command and no `w` or `e` flag of `s` writes a file or runs a command. Read
+ * as GNU sed reads a script, in one pass; anything it does not know is a
+ * command that may write.
+ */
+export function sedPrints(script: string): boolean {
+  let i = 0
+  const n = script.length
+  /** Past a regular expression or replacement ended by `delimiter`; false when it does not end. */
+  const part = (delimiter: string): boolean => {
+    for (; i < n && script[i] !== delimiter; i++) if (script[i] === '\\') i++
+    if (i >= n) return false
+    i++
+    return true
+  }
+  const toLineEnd = () => {
+    for (; i < n && script[i] !== '\n'; i++) if (script[i] === '\\') i++
+  }
+  const address = (): boolean => {
+    const c = script[i]
+    if (c === '/') {
+      i++
+      if (!part('/')) return false
+      while (script[i] === 'I' || script[i] === 'M') i++
+    } else if (c === '\\') {
+      const delimiter = script[i + 1]
+      i += 2
+      if (delimiter === undefined || !part(delimiter)) return false
+    } else while (i < n && /[\d$~+]/.test(script[i]!)) i++
+    return true
+  }
+  while (i < n) {
+    while (i < n && /[\s;}]/.test(script[i]!)) i++
+    if (i >= n) return true
+    if (script[i] === '#') {
+      toLineEnd()
+      continue
+    }
+    if (!address()) return false
+    if (script[i] === ',') {
+      i++
+      if (!address()) return false
+    }
+    while (script[i] === ' ' || script[i] === '!') i++
+    const command = script[i++]
+    if (command === undefined) return false
+    if ('{pPdDnNgGhHxlzF=qQLv'.includes(command)) {
+      while (i < n && /\d/.test(script[i]!)) i++
+    } else if (command === 's' || command === 'y') {
+      const delimiter = script[i++]
+      if (delimiter === undefined || delimiter === '\\' || delimiter === '\n') return false
+      if (!part(delimiter) || !part(delimiter)) return false
+      while (i < n && /[gpiImM\d]/.test(script[i]!)) i++
+      // A flag that writes (`w file`) or runs the pattern space (`e`) follows the others.
+      if (i < n && /[A-Za-z]/.test(script[i]!)) return false
+    } else if ('aicrR'.includes(command)) toLineEnd()
+    else if ('btT:'.includes(command)) while (i < n && script[i] !== ';' && script[i] !== '\n') i++
+    else return false
+  }
+  return true
+}
+
+/** sed's options: `-n`, `-E`, scripts given with `-e`; `-i` edits in place, and `-f` reads a script no one has seen. */
+const SED: Reader = {
+  flags: 'nErsuzi',
+  valued: 'el',
+  long: ['quiet', 'silent', 'regexp-extended', 'separate', 'unbuffered', 'null-data', 'posix', 'debug', 'sandbox'],
+  longValued: ['expression', 'line-length', 'in-place'],
+}
+
+/**
+ * `sed`: a script that only prints ({@link sedPrints}), given as its first operand or with `-e`;
+ * with `-i` (a suffix attached, or `--in-place`) it edits its files in place.
+ */
+export function sed(args: readonly string[]): Read {
+  let edits = false
+  const scripts: string[] = []
+  const rest: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '-e' || arg === '--expression') scripts.push(args[++i] ?? '')
+    else if (arg.startsWith('--expression=')) scripts.push(arg.slice('--expression='.length))
+    else if (arg === '--in-place' || arg.startsWith('--in-place=')) edits = true
+    else if (/^-[nErsuz]*i/.test(arg)) {
+      // -i takes its backup suffix attached (-i.bak): whatever follows the i.
+      edits = true
+      rest.push(arg.slice(0, arg.indexOf('i')))
+    } else rest.push(arg)
+  }
+  const read = options(
+    SED,
+    rest.filter((a) => a !== '-'),
+  )
+  const operands = read.operands
+  if (scripts.length === 0 && operands.length > 0) scripts.push(operands[0]!)
+  const files = scripts.length > 0 && operands[0] === scripts[0] ? operands.slice(1) : operands
+  const ok = read.ok && scripts.length > 0 && scripts.every(sedPrints)
+  return { ok, operands: [...scripts, ...files].filter((v, i, all) => all.indexOf(v) === i), files, edits }
+}
+
+/**
+ * `awk`: a program given inline that neither writes (`print > file`, `|`),
+ * runs a command (`system`, `|`), reads one (`getline`) nor loads code (`@`);
+ * `-F` and `-v` only set values. `-f` reads a program no one has seen, and
+ * gawk's `-i inplace` edits files.
+ */
+export function awk(args: readonly string[]): Read {
+  const read = options({ flags: '', valued: 'Fv' }, args)
+  const program = read.operands[0]
+  const ok = read.ok && program !== undefined && !/[>|@]|system|getline/.test(program)
+  return { ok, operands: read.operands }
+}
