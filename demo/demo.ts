@@ -18,7 +18,7 @@ import type { Config } from '../src/config.ts'
 import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
 import { Problem } from '../src/problem.ts'
 import { wrap } from '../src/wrap.ts'
-import { commandLine, configured } from '../src/replay/options.ts'
+import { commandLine, configured } from '../src/replay/command-line.ts'
 import { printable } from '../src/replay/text.ts'
 import { ScriptedModel, type ScriptedTurn } from '../support/model.ts'
 

@@ -70,8 +70,18 @@ export interface Guard {
 
 /** One agent's state: its latest tracked call, and each rule's own state, in the rules' order. */
 interface AgentState {
-  latest: Call | undefined
+  latest: Call
   rules: unknown[]
+}
+
+/** What an agent's first tracked call is: the first of a run, in no cycle, with nothing due. */
+const FIRST: Readonly<Observation> = {
+  inARow: 1,
+  cycle: undefined,
+  reminded: undefined,
+  reminder: undefined,
+  withheld: undefined,
+  deniable: false,
 }
 
 /** Build the guard for a config that {@link Config} has validated. */
@@ -126,16 +136,26 @@ class RepeatGuard implements Guard {
     // What deny compared is kept for this same call only.
     if (this.dryRun?.exec === exec) this.dryRun.call = call
     else this.dryRun = undefined
-    const state = kept(this.states, agent, () => ({ latest: undefined, rules: this.rules.map((r) => r.start()) }))
+    const state = this.states.get(agent)
+    let observation: Observation
+    if (state === undefined) {
+      this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(call)) })
+      observation = { ...FIRST }
+    } else observation = this.next(state, call, ran)
+    // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
+    this.dryRun = undefined
+    if (this.config.blockAt > 0) this.uncounted.get(agent)?.delete(exec)
+    return observation
+  }
+
+  /** What a call after an agent's first is: the rules step over it, and what is due is written. */
+  private next(state: AgentState, call: Call, ran: boolean): Observation {
     const seen = this.seen(state, call)
     const { loop, remind, block } = this.judge(state, seen)
     seen.reminded = remind
     let advice: Verdict | undefined
     for (const [i, rule] of this.rules.entries())
       if (rule.phase === 'advice') advice = rule.step(state.rules[i], seen) ?? advice
-    // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
-    this.dryRun = undefined
-    if (this.config.blockAt > 0) this.uncounted.get(agent)?.delete(exec)
     const reminded = remind ? loop : advice
     const { argumentsPreviewChars: cap } = this.config
     return {
@@ -145,7 +165,7 @@ class RepeatGuard implements Guard {
       reminded,
       reminder: reminded && notice(reminded, { first: loop.measured === this.config.thresholds[0], cap }),
       withheld: block ? [{ type: 'text', text: withheldText(loop, { ran }) }] : undefined,
-      deniable: block && !this.compared.comparesOutcome(tool),
+      deniable: block && !this.compared.comparesOutcome(call.tool),
     }
   }
 
@@ -177,7 +197,7 @@ class RepeatGuard implements Guard {
   /** How the rules see `call`, the next call of the agent whose state is `state`. */
   private seen(state: AgentState, call: Call): Seen {
     const { latest } = state
-    const repeats = latest !== undefined && this.same(latest, call)
+    const repeats = this.same(latest, call)
     return {
       call,
       latest,

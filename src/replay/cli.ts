@@ -7,40 +7,20 @@
  */
 import type { Config } from '../config.ts'
 import type { Labels } from './labels.ts'
-import { Scorer, type EpisodeScore, type Score } from './score.ts'
+import { Scorer } from './score.ts'
 import { discover } from './logs.ts'
 import { corruption, LogReader, type Corrupt, type Torn } from './reader.ts'
-import { type Inputs, loadInputs, parse, REPLAY, type Request, USAGE } from './options.ts'
+import { type Inputs, loadInputs, parse, type Request, USAGE } from './options.ts'
 import { render } from './render.ts'
 import { count, printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
-import { addProgress, evidenceArguments, type Escalation, type ProgressStats } from './candidates.ts'
-import { advise, type Suggestion } from './suggest.ts'
+import { addProgress, evidenceArguments, type ProgressStats } from './candidates.ts'
+import { advise } from './suggest.ts'
 import { addToTotals, emptyTotals, looped, type Totals } from './totals.ts'
 import { transcribe, type Transcript } from './transcript.ts'
 import { FAILED, Problem } from '../problem.ts'
-
-/** Where the command writes, and whether stderr is a terminal that can show progress. */
-export interface Io {
-  out(text: string): void
-  err(text: string): void
-  progress: boolean
-}
-
-/**
- * The document `replay --json` prints: the config, each session's report in the
- * order read, then the totals, with `--labels` the score, with `--suggest` the
- * candidates and the evidence on escalating, and every input that failed.
- */
-export interface ReplayDocument {
-  config: Config
-  sessions: SessionReport[]
-  total: Totals
-  labels?: { file: string; rereads?: string; score: Score; episodes: EpisodeScore[] }
-  suggestions?: Suggestion[]
-  escalation?: Escalation
-  errors: { path: string; reason: string }[]
-}
+import { DocumentWriter, type ReplayDocument } from './document.ts'
+import { type Io, Terminal } from './terminal.ts'
 
 /** One session read from its log. */
 interface Session {
@@ -53,21 +33,9 @@ interface Session {
 
 /** Run the command with `argv` (after the program name); resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
-  let request: Request | undefined
-  let inputs: Inputs
-  try {
-    request = parse(argv)
-    if (request === undefined) {
-      io.out(`${USAGE}\n`)
-      return 0
-    }
-    inputs = await loadInputs(request)
-  } catch (error) {
-    // What the user typed, escaped: a command line can carry control and bidirectional characters too.
-    const problem = Problem.of(error)
-    io.err(`${printable(problem.message)}\n`)
-    return problem.status
-  }
+  const asked = await ask(argv, io)
+  if (typeof asked === 'number') return asked
+  const { request, inputs } = asked
   const { config, labels } = inputs
   const terminal = new Terminal(io)
   const found = await discover(request.paths)
@@ -76,22 +44,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const evidence = evidenceArguments(config)
   const read = (file: string, fail = terminal.fail) => readSession(reader, file, evidence, fail)
   const progress = io.progress && found.files.length > 5
+  const document = request.json ? new DocumentWriter(io.out, config) : undefined
   try {
-    const pass = await replayAll(found.files, read, config, request, labels, terminal, progress)
+    const pass = await replayAll({ files: found.files, read, config, request, labels, terminal, progress, document })
     // Labels that do not fit the logs are reported, and nothing is scored from them.
     const problems = pass.scorer?.problems() ?? []
     for (const problem of problems) terminal.fail(problem)
     // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
     if (pass.total.sessions === 0) return 1
-    const scored =
-      pass.scorer !== undefined && problems.length === 0
-        ? {
-            file: labels!.file,
-            ...(labels!.rereads === undefined ? {} : { rereads: labels!.rereads }),
-            score: pass.scorer.score(),
-            episodes: pass.scorer.episodes(),
-          }
-        : undefined
+    const scored = problems.length === 0 ? scoredLabels(pass.scorer, labels) : undefined
     // Whatever failed the first time was reported then.
     let again = 0
     const reread = (file: string) => {
@@ -102,30 +63,68 @@ export async function main(argv: string[], io: Io): Promise<number> {
       ? await advise(found.files, reread, config, pass.stats, pass.total.detailedOnRepeatedResults, scored && labels)
       : undefined
     terminal.endProgress()
-    if (request.json) {
-      const tail: Omit<ReplayDocument, 'config' | 'sessions'> = {
+    if (document !== undefined)
+      document.end({
         total: pass.total,
         ...(scored === undefined ? {} : { labels: scored }),
         ...(advice === undefined ? {} : { suggestions: advice.suggestions, escalation: advice.escalation }),
         errors: terminal.errors,
-      }
-      io.out(`\n],${JSON.stringify(tail).slice(1)}\n`)
-    } else {
-      io.out(
-        render({
-          total: pass.total,
-          sessions: pass.detailed,
-          hidden: Math.max(0, pass.total.sessionsWithLoops - pass.detailed.length),
-          advice,
-          labels: scored,
-          episodes: request.top === Infinity,
-        }),
-      )
+      })
+    else {
+      const { total, detailed } = pass
+      const hidden = Math.max(0, total.sessionsWithLoops - detailed.length)
+      const episodes = request.top === Infinity
+      io.out(render({ total, sessions: detailed, hidden, advice, labels: scored, episodes }))
     }
   } finally {
     await reader.close()
   }
   return terminal.errors.length > 0 ? FAILED : 0
+}
+
+/**
+ * What the command is asked for: the request and its inputs (config, labels); or the exit status
+ * when the command ends here, with the usage printed or a bad option said.
+ */
+async function ask(argv: string[], io: Io): Promise<{ request: Request; inputs: Inputs } | number> {
+  try {
+    const request = parse(argv)
+    if (request === undefined) {
+      io.out(`${USAGE}\n`)
+      return 0
+    }
+    return { request, inputs: await loadInputs(request) }
+  } catch (error) {
+    // What the user typed, escaped: a command line can carry control and bidirectional characters too.
+    const problem = Problem.of(error)
+    io.err(`${printable(problem.message)}\n`)
+    return problem.status
+  }
+}
+
+/** The score on the labels, when there are labels to score on. */
+function scoredLabels(scorer: Scorer | undefined, labels: Labels | undefined): ReplayDocument['labels'] {
+  if (scorer === undefined) return undefined
+  return {
+    file: labels!.file,
+    ...(labels!.rereads === undefined ? {} : { rereads: labels!.rereads }),
+    score: scorer.score(),
+    episodes: scorer.episodes(),
+  }
+}
+
+/** What the first pass over the logs is given. */
+interface Run {
+  files: readonly string[]
+  read: (file: string) => Promise<Session | undefined>
+  config: Config
+  request: Request
+  labels: Labels | undefined
+  terminal: Terminal
+  /** Whether to show progress on stderr. */
+  progress: boolean
+  /** With `--json`: the document each session's report is written to as it is made. */
+  document: DocumentWriter | undefined
 }
 
 /** What the first pass over the logs gathered. */
@@ -144,22 +143,13 @@ interface Pass {
  * session's report is written as it is made; the document opens with the first
  * one, so when every input fails stdout stays empty.
  */
-async function replayAll(
-  files: readonly string[],
-  read: (file: string) => Promise<Session | undefined>,
-  config: Config,
-  request: Request,
-  labels: Labels | undefined,
-  terminal: Terminal,
-  progress: boolean,
-): Promise<Pass> {
+async function replayAll({ files, read, config, request, labels, terminal, progress, document }: Run): Promise<Pass> {
   const pass: Pass = {
     total: emptyTotals(),
     detailed: [],
     stats: new Map(),
     scorer: labels === undefined ? undefined : new Scorer(labels),
   }
-  let first = true
   for (const [order, file] of files.entries()) {
     if (progress) terminal.progress(`replaying ${order + 1}/${files.length} sessions`)
     const session = await read(file)
@@ -179,50 +169,13 @@ async function replayAll(
     addToTotals(pass.total, one, session.transcript.reminders)
     pass.scorer?.add(one.id, one.toolCalls, marks(one))
     for (const step of session.transcript.steps) if ('tool' in step) addProgress(pass.stats, step)
-    if (request.json) {
-      terminal.io.out(
-        `${first ? `${JSON.stringify({ config }).slice(0, -1)},\n"sessions": [` : ','}\n${JSON.stringify(one)}`,
-      )
-      first = false
-    } else if (request.top === Infinity || looped(one)) {
+    if (document !== undefined) document.session(one)
+    else if (request.top === Infinity || looped(one)) {
       keep(pass.detailed, one, request.top)
     }
   }
   terminal.endProgress()
   return pass
-}
-
-/** Stderr as the command uses it: one line per failure, and a progress line that a failure or the end clears. */
-class Terminal {
-  /** Every input that failed, and why. */
-  readonly errors: { path: string; reason: string }[] = []
-  readonly io: Io
-  private shown = false
-
-  constructor(io: Io) {
-    this.io = io
-  }
-
-  /** Report an input that failed, a problem of its path, on a line of its own. */
-  readonly fail = (problem: Problem): void => {
-    const [path, ...inside] = problem.where
-    this.errors.push({ path: path!, reason: [...inside, problem.what].join(': ') })
-    // A progress line on the terminal is cleared first, so the error gets a line of its own.
-    if (this.shown) this.io.err('\r\u001b[2K')
-    this.io.err(`${printable(problem.within(REPLAY).message)}\n`)
-  }
-
-  /** Show how far a pass has come, over the last progress line. */
-  progress(text: string): void {
-    this.io.err(`\r${text}`)
-    this.shown = true
-  }
-
-  /** End the progress line, if one is shown. */
-  endProgress(): void {
-    if (this.shown) this.io.err('\n')
-    this.shown = false
-  }
 }
 
 /** Read and transcribe one log; a file or session that cannot be read is reported and skipped. */

@@ -7,7 +7,7 @@
  */
 import type { Comparison } from '../compare.ts'
 import { waitsOn } from '../results.ts'
-import { firstAtOrAfter } from './score.ts'
+import { firstAtOrAfter } from './numbers.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
@@ -60,12 +60,7 @@ export function effects(
     ignored: compared.ignored(call.tool),
   })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
-  const byTool = new Map<string, number[]>()
-  calls.forEach((call, i) => {
-    const list = byTool.get(call.tool)
-    if (list === undefined) byTool.set(call.tool, [i])
-    else list.push(i)
-  })
+  const byTool = indexByTool(calls)
   const reminders = transcript.reminders.map((reminder) => pending(calls, byTool, reminder.afterCall, reminder.tools))
   const withheld = transcript.withheld.map((at) => withheldAt(calls[at - 1]!, at))
   const open = [...reminders, ...withheld].sort((a, b) => a.after - b.after)
@@ -109,6 +104,17 @@ export function effects(
     reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })),
     withheld: withheld.map((p) => p.effect!),
   }
+}
+
+/** Where each tool's calls are in `calls`, in order. */
+function indexByTool(calls: readonly LoggedCall[]): Map<string, number[]> {
+  const byTool = new Map<string, number[]>()
+  calls.forEach((call, i) => {
+    const list = byTool.get(call.tool)
+    if (list === undefined) byTool.set(call.tool, [i])
+    else list.push(i)
+  })
+  return byTool
 }
 
 /**

@@ -4,13 +4,13 @@
  * so no id, tool name or argument can fake a line or steer the terminal.
  */
 import { preview } from '../arguments.ts'
-import { Config } from '../config.ts'
 import { EFFECTS, effectCount } from './effects.ts'
 import type { LoopCost } from './cost.ts'
 import type { ReminderReport, Report, SessionReport } from './report.ts'
 import type { EffectKind, Totals } from './totals.ts'
 import type { EpisodeScore, Score } from './score.ts'
-import { patchSnippet, type Advice, type Suggestion } from './suggest.ts'
+import { advice } from './advice.ts'
+import type { Advice } from './suggest.ts'
 import { WIDTH, wrap } from '../wrap.ts'
 import { count, grouped, printable, ratio } from './text.ts'
 
@@ -22,9 +22,6 @@ const BAR = 40
  * `argumentsPreviewChars` of them).
  */
 const QUOTED = 60
-
-/** How wide the config column of the `--suggest` table is: a longer name goes on over more lines. */
-const CONFIG_COLUMN = 35
 
 /** The rows of "did the reminders work", in the order they print. */
 const EFFECT_KINDS: readonly EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
@@ -245,90 +242,4 @@ function episodeLine(e: EpisodeScore): string {
     return `${where}missed${e.firstReminder === null ? '' : `, first reminder at ${e.firstReminder} (early)`}`
   if (e.firstReminder === null) return `${where}no reminder`
   return `${where}reminder at ${e.firstReminder}${e.label === 'productive' ? ' (wrong)' : ''}`
-}
-
-/** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
-function advice({ suggestions, escalation }: Advice): string[] {
-  const scored = suggestions[0]!.score !== undefined
-  // Each header in two lines, so the numbers' columns stay narrow.
-  const header: [string, string][] = scored
-    ? [
-        ['config', ''],
-        ['', 'reminders'],
-        ['', 'recall'],
-        ['', 'precision'],
-        ['', 'F1'],
-        ['', 'saved'],
-        ['', 'withheld'],
-      ]
-    : [
-        ['config', ''],
-        ['', 'reminders'],
-        ['on repeated', 'results'],
-        ['on changed', 'results'],
-        ['loop calls', 'unreminded'],
-        ['', 'withheld'],
-      ]
-  const rows = suggestions.map((s) => [
-    `${s.recommended ? '* ' : '  '}${printable(s.name)}`,
-    ...(scored
-      ? [
-          grouped(s.reminders),
-          ratio(s.score!.recall.overall),
-          ratio(s.score!.precision),
-          ratio(s.score!.f1),
-          ratio(s.score!.shareOfWasted),
-          withheldCell(s),
-        ]
-      : [
-          ...[s.reminders, s.onRepeatedResults, s.onChangedResults, s.unremindedLoopCalls].map(grouped),
-          withheldCell(s),
-        ]),
-  ])
-  const widths = header.map(([a, b], i) =>
-    i === 0 ? CONFIG_COLUMN : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),
-  )
-  const line = (cells: string[]) =>
-    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd()
-  // A config's name wider than its column goes on below, under itself; the numbers stay on its first line.
-  const row = ([config, ...numbers]: string[]) => {
-    const [first, ...more] = wrap(config!, CONFIG_COLUMN)
-    return [line([first!, ...numbers]), ...more.map((l) => line([`  ${l.trimStart()}`]))]
-  }
-  const chosen = suggestions.find((s) => s.recommended)!
-  const why = scored
-    ? `${chosen.baseline ? 'keep the config given' : printable(chosen.name)}: the highest F1 on the labeled loops`
-    : chosen.baseline
-      ? 'keep the config given: no candidate drops reminders on changed results ' +
-        'while reminding every loop it reminded on repeated results'
-      : `${printable(chosen.name)}: fewest reminders on calls whose result ` +
-        `changed (likely progress), reminding every loop the config given ` +
-        `reminded on repeated results`
-  const { followed, of } = escalation
-  const evidence = `the same call followed ${followed} of ${of} detailed reminders on repeated results`
-  const escalating =
-    of === 0
-      ? 'escalation: no detailed reminder on a repeated result in the logs, ' +
-        'so no evidence that reminders were ignored; none proposed'
-      : escalation.escalate
-        ? `escalation: ${evidence}, so blockAt and remindEvery are listed; ` +
-          `compare what they withhold before you turn one on`
-        : `escalation: reminders mostly worked (${evidence}); none proposed`
-  return [
-    "advice (--suggest): where each config's reminders land",
-    line(header.map(([a]) => a)),
-    line(header.map(([, b]) => b)),
-    ...rows.flatMap(row),
-    '',
-    escalating,
-    `recommended (*): ${why}`,
-    ...patchSnippet(chosen.config, Config({}))
-      .split('\n')
-      .map((l) => `  ${printable(l)}`),
-  ]
-}
-
-/** A candidate's withheld results, and how many of those calls it denies before they run. */
-function withheldCell(s: Suggestion): string {
-  return s.denied === 0 ? String(s.withheld) : `${s.withheld} (${s.denied} not run)`
 }

@@ -6,6 +6,7 @@
  */
 import { FAILED, Problem } from '../problem.ts'
 import { isLoop, type Episode, type Label, type Labels, type LoopLabel } from './labels.ts'
+import { firstAtOrAfter, harmonic, median, ratio } from './numbers.ts'
 
 /** Where a config's reminders and withheld results stood in one session: after the calls numbered. */
 export interface Marks {
@@ -234,32 +235,4 @@ export class Scorer {
 /** Episodes in the order of their files: the labels file's, then the rereads file's, each by line. */
 function inFileOrder(a: Episode, b: Episode): number {
   return Number(a.reread) - Number(b.reread) || a.line - b.line
-}
-
-/** The index of the first of the ascending `values` at or past `n`, found by halving; their length when none is. */
-export function firstAtOrAfter(values: readonly number[], n: number): number {
-  let low = 0
-  let high = values.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (values[middle]! < n) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-/** The harmonic mean of two ratios; 0 when both are. */
-function harmonic(a: number, b: number): number {
-  return a + b === 0 ? 0 : (2 * a * b) / (a + b)
-}
-
-function ratio(part: number, whole: number): number | null {
-  return whole === 0 ? null : part / whole
-}
-
-function median(values: number[]): number | null {
-  if (values.length === 0) return null
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

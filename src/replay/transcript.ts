@@ -193,7 +193,7 @@ class Transcriber {
     const args = deliveredArguments(call.raw)
     const logged: Result = { isError: block.isError === true, content: block.content as unknown as ContentBlock[] }
     const seen = compared.call(call.tool, args, logged)
-    const same = findLast(recent, (c) => compared.sameCall(c, seen))
+    const same = recent.findLast((c) => compared.sameCall(c, seen))
     const denied = logged.isError ? deniedOf(logged.content) : undefined
     const withheld = denied !== undefined
     if (withheld) transcript.withheld.push(transcript.calls)
@@ -247,9 +247,4 @@ function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
   const first = content[0]!
   if (content.length !== 1 || first.type !== 'text' || typeof first.text !== 'string') return undefined
   return deniedBeforeRunning(first.text)
-}
-
-function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i]
-  return undefined
 }

@@ -10,7 +10,7 @@ import type { Rule } from './rule.ts'
 export function cycle(maxCyclePeriod: number): Rule<CycleState> {
   return {
     phase: 'loop',
-    start: () => ({ recent: [], streaks: [], period: 0 }),
+    start: (call) => ({ recent: [call], streaks: [], period: 0 }),
     copy: (state) => ({ recent: [...state.recent], streaks: [...state.streaks], period: state.period }),
     step(state, { call, continues, same, found }) {
       const cycle = nextCycle(state, call, continues, maxCyclePeriod, same)

@@ -14,7 +14,10 @@ import type { Rule } from './rule.ts'
 const FAIR_FAILURES = 2
 
 interface Failures {
-  /** How many calls in a row, the latest last, failed with the latest's error. */
+  /**
+   * How many calls in a row, the latest last, failed as the latest did; read only once the latest
+   * failed, and 1 for a call that goes on no run of failures.
+   */
   failures: number
   /** Whether the run went on through a call with other arguments that failed the same way. */
   failing: boolean
@@ -23,12 +26,12 @@ interface Failures {
 /** The same-failure rule. */
 export const failure: Rule<Failures> = {
   phase: 'loop',
-  start: () => ({ failures: 0, failing: false }),
+  start: () => ({ failures: 1, failing: false }),
   copy: (state) => ({ ...state }),
   link(state, seen) {
     const { call, latest, repeats } = seen
-    const alike = latest !== undefined && failsAlike(latest, call)
-    state.failures = alike ? state.failures + 1 : call.failed === true ? 1 : 0
+    const alike = failsAlike(latest, call)
+    state.failures = alike ? state.failures + 1 : 1
     seen.continues = state.failing ? alike : seen.continues || alike
     if (!seen.continues) state.failing = false
     else if (!repeats && !state.failing) {

@@ -23,12 +23,12 @@ interface Relapse {
 /** The relapse rule. */
 export const relapse: Rule<Relapse> = {
   phase: 'loop',
-  start: () => ({ runLength: 0, resumed: false, interrupted: [] }),
+  start: () => ({ runLength: 1, resumed: false, interrupted: [] }),
   copy: (state) => ({ ...state, interrupted: [...state.interrupted] }),
   step(state, { call, latest, continues, from, same, found }) {
     if (continues) state.runLength = from ?? state.runLength + 1
     else {
-      const back = latest === undefined ? undefined : resume(state, latest, call, same)
+      const back = resume(state, latest, call, same)
       state.runLength = (back ?? 0) + 1
       state.resumed = back !== undefined
     }

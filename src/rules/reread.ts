@@ -77,7 +77,7 @@ const worked = new WeakMap<Call, Reads>()
 export function reread(compared: Comparison): Rule<Asked[]> {
   return {
     phase: 'advice',
-    start: () => [],
+    start: (call) => [{ call, reread: false }],
     copy: (history) => [...history],
     step(history, { call, found, reminded }) {
       const hit = !reminded && found!.run === 1 ? findReread(history, call, compared) : undefined

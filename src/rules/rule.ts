@@ -42,8 +42,8 @@ export interface Verdict {
 /** One call as the rules see it, in the order they step. */
 export interface Seen {
   readonly call: Call
-  /** The agent's tracked call before it; undefined for its first. */
-  readonly latest: Call | undefined
+  /** The agent's tracked call before it. */
+  readonly latest: Call
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
   readonly same: (a: Call, b: Call) => boolean
   /** Whether the call repeats `latest`. */
@@ -65,8 +65,8 @@ export interface Rule<State> {
    * an `advice` rule speaks only when no reminder is due for the loop, and never withholds.
    */
   readonly phase: 'loop' | 'advice'
-  /** Its state for an agent that has made no call yet. */
-  start(): State
+  /** Its state for an agent once its first tracked call, `call`, is made: no loop yet. */
+  start(call: Call): State
   /** A copy that a dry run may move without moving the live state. */
   copy(state: State): State
   /** Before any rule steps: say whether the call goes on with the run (`continues`, `from`). */

@@ -7,7 +7,7 @@ import type { Rule } from './rule.ts'
 /** The identical run's rule. */
 export const run: Rule<{ inARow: number }> = {
   phase: 'loop',
-  start: () => ({ inARow: 0 }),
+  start: () => ({ inARow: 1 }),
   copy: (state) => ({ ...state }),
   step(state, { call, continues, from }) {
     state.inARow = continues ? (from ?? state.inARow + 1) : 1

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { observeAll, remindedOf } from '../support/guard.ts'
+
+const failing = (item: number) => ({ tool: 'fetch', args: { item }, text: 'error: quota exceeded', isError: true })
+
+describe('rules/failure (sameFailure): its verdict as data', () => {
+  it('calls that fail alike with other arguments are a failure loop, measured one call late', () => {
+    const seen = observeAll({ sameFailure: true, thresholds: [2, 4, 7] }, [1, 2, 3, 4, 5].map(failing))
+    expect(remindedOf(seen)).toEqual([
+      undefined,
+      undefined,
+      { kind: 'failure', length: 3, tools: ['fetch'] },
+      undefined,
+      { kind: 'failure', length: 5, tools: ['fetch'] },
+    ])
+    expect(seen.map((o) => o.reminded?.failure)).toEqual([
+      undefined,
+      undefined,
+      'error: quota exceeded',
+      undefined,
+      'error: quota exceeded',
+    ])
+  })
+
+  it('the same failing call twice is a run, not a failure loop: no other arguments failed alike', () => {
+    const seen = observeAll({ sameFailure: true, thresholds: [2, 4, 7] }, [failing(1), failing(1)])
+    expect(remindedOf(seen)).toEqual([undefined, { kind: 'run', length: 2, tools: ['fetch'] }])
+  })
+})
