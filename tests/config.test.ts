@@ -15,41 +15,7 @@ import { bootHarness, harness, injected, prompt, PROVIDER, registerContentTools 
 import { ScriptedModel } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
 import { GREP, source, times, turns } from './support/calls.ts'
-
-const DEFAULTS = {
-  thresholds: [3, 5, 8],
-  argumentsPreviewChars: 500,
-  include: [],
-  exclude: [],
-  resultAware: false,
-  ignoreArguments: [],
-  relapse: false,
-  cycles: false,
-  maxCyclePeriod: 4,
-  remindEvery: 0,
-  blockAt: 0,
-  maskNoise: false,
-  sameFailure: false,
-  rereads: false,
-  readOnlyTools: [
-    'read',
-    'read_image',
-    'grep',
-    'glob',
-    'Read',
-    'Grep',
-    'Glob',
-    'LS',
-    'read_file',
-    'read_many_files',
-    'list_directory',
-    'search_file_content',
-    'search_file',
-    'search_dir',
-    'find_file',
-  ],
-  navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
-}
+import { DEFAULTS } from './support/defaults.ts'
 
 describe('config', () => {
   it('defaults: thresholds [3, 5, 8], a 500-character preview, every tool tracked, every opt-in off', () => {
