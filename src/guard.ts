@@ -144,7 +144,7 @@ class RepeatGuard implements Guard {
     } else observation = this.next(state, call, ran)
     // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
     this.dryRun = undefined
-    if (this.config.blockAt > 0) this.uncounted.get(agent)?.delete(exec)
+    this.uncounted.get(agent)?.delete(exec)
     return observation
   }
 

@@ -37,30 +37,9 @@ export function matches(pattern: Pattern, tool: string): boolean {
   return at >= 0
 }
 
-/**
- * How many lists of patterns are kept compiled: the configs one replay compares share a handful of
- * lists, and a list can be long.
- */
-export const KEPT_LISTS = 16
-
-/** Compiled lists of patterns, by their JSON form, the one compiled first first. */
-const lists = new Map<string, Pattern[]>()
-
-/** `patterns` compiled, each list once while it is among the {@link KEPT_LISTS} compiled last. */
-function compiledList(patterns: readonly string[]): Pattern[] {
-  const key = JSON.stringify(patterns)
-  let compiled = lists.get(key)
-  if (compiled === undefined) {
-    compiled = patterns.map(compile)
-    if (lists.size === KEPT_LISTS) lists.delete(lists.keys().next().value!)
-    lists.set(key, compiled)
-  }
-  return compiled
-}
-
 /** Whether some pattern of `patterns` matches a tool; none does when the list is empty. */
 export function anyOf(patterns: readonly string[]): (tool: string) => boolean {
-  const compiled = compiledList(patterns)
+  const compiled = patterns.map(compile)
   return (tool) => compiled.some((p) => matches(p, tool))
 }
 
@@ -104,10 +83,8 @@ export const KEPT_TOOLS = 64
  */
 export function argumentFilter(entries: readonly string[]): (tool: string) => readonly string[] {
   const split = entries.map(ignoredArgument)
-  const patterns = compiledList(split.map((entry) => entry.tool))
-  const compiled = split.map((entry, i) => ({ pattern: patterns[i]!, argument: entry.argument }))
+  const compiled = split.map((entry) => ({ pattern: compile(entry.tool), argument: entry.argument }))
   const none: readonly string[] = []
-  if (compiled.length === 0) return () => none
   const kept = new Map<string, readonly string[]>()
   return (tool) => {
     let list = kept.get(tool)

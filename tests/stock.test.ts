@@ -44,3 +44,22 @@ describe('with the defaults, the model is reminded where and as the stock plugin
     expect(ours.results).toHaveLength(script.flatMap((turn) => ('calls' in turn ? turn.calls : [])).length)
   })
 })
+
+/** How many listeners each event has in a harness, once `plugin` is mounted with its defaults. */
+async function listeners(plugin: object | undefined): Promise<Record<string, number>> {
+  const ctx = await bootHarness({ invariants: false })
+  if (plugin !== undefined) await ctx.plugin(plugin as typeof Reminder, {})
+  const counts = Object.fromEntries(Object.entries(ctx.events._hooks).map(([event, hooks]) => [event, hooks.length]))
+  await ctx.fiber.dispose()
+  return counts
+}
+
+describe('with the defaults, it listens where the stock plugin listens', () => {
+  it('the same events, as many listeners each: no pre-execute or execute listener without blockAt', async () => {
+    const [alone, stock, reminder] = await Promise.all([listeners(undefined), listeners(Stock), listeners(Reminder)])
+    const added = (counts: Record<string, number>) =>
+      Object.fromEntries(Object.entries(counts).filter(([event, n]) => n !== (alone[event] ?? 0)))
+    expect(added(reminder)).toEqual(added(stock))
+    expect(Object.keys(added(reminder)).sort()).toEqual(['agent/pre-step', 'tools/post-execute'])
+  })
+})
