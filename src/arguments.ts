@@ -107,7 +107,7 @@ export function sameArguments(a: unknown, b: unknown, ignored: readonly string[]
 
 /** The top-level keys of `args` that `ignored` names: the ones a reminder says were not compared. */
 export function ignoredKeys(args: unknown, ignored: readonly string[]): string[] {
-  if (ignored.length === 0 || !isRecord(args)) return []
+  if (!isRecord(args)) return []
   const left = setOf(ignored)
   return Object.keys(args)
     .filter((key) => left.has(key))

@@ -27,3 +27,17 @@ describe('rules/failure (sameFailure): its verdict as data', () => {
     expect(remindedOf(seen)).toEqual([undefined, { kind: 'run', length: 2, tools: ['fetch'] }])
   })
 })
+
+describe('rules/failure (sameFailure): what goes on with a run', () => {
+  it('a call that neither repeats nor fails alike starts a new run, which identical calls then extend', () => {
+    const grep = { tool: 'grep', args: { p: 'x' } }
+    const seen = observeAll({ sameFailure: true, thresholds: [2, 3] }, [{ tool: 'read' }, grep, grep, grep])
+    expect(seen.map((o) => o.inARow)).toEqual([1, 1, 2, 3])
+    expect(remindedOf(seen)).toEqual([
+      undefined,
+      undefined,
+      { kind: 'run', length: 2, tools: ['grep'] },
+      { kind: 'run', length: 3, tools: ['grep'] },
+    ])
+  })
+})
