@@ -89,13 +89,6 @@ export function createGuard(config: Config): Guard {
   return new RepeatGuard(config)
 }
 
-/** What is due at a call once the loop rules have measured it. */
-interface Judgement {
-  loop: Verdict
-  remind: boolean
-  block: boolean
-}
-
 class RepeatGuard implements Guard {
   private readonly config: Config
   private readonly lastThreshold: number
@@ -104,14 +97,6 @@ class RepeatGuard implements Guard {
   private readonly compared: Comparison
   private readonly rules: readonly AnyRule[]
   private readonly states = new WeakMap<Agent, AgentState>()
-  /**
-   * With `blockAt` a call is compared in tools/pre-execute and again in
-   * tools/post-execute: the answers `deny` found for the call in hand (`exec`),
-   * by the earlier call each compares it with, are kept for its post-execute
-   * pass, where `call` is that pass's own. Dropped when another call is
-   * counted, and at every step.
-   */
-  private dryRun: { exec: Execution; call: Call; answers: Map<Call, boolean> } | undefined
   /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
@@ -133,17 +118,13 @@ class RepeatGuard implements Guard {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
-    // What deny compared is kept for this same call only.
-    if (this.dryRun?.exec === exec) this.dryRun.call = call
-    else this.dryRun = undefined
     const state = this.states.get(agent)
     let observation: Observation
     if (state === undefined) {
       this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(call)) })
       observation = { ...FIRST }
     } else observation = this.next(state, call, ran)
-    // This call's comparisons are done, and it is counted: nothing of it is kept past this pass.
-    this.dryRun = undefined
+    // This call is counted: it is no longer uncounted.
     this.uncounted.get(agent)?.delete(exec)
     return observation
   }
@@ -151,17 +132,19 @@ class RepeatGuard implements Guard {
   /** What a call after an agent's first is: the rules step over it, and what is due is written. */
   private next(state: AgentState, call: Call, ran: boolean): Observation {
     const seen = this.seen(state, call)
-    const { loop, remind, block } = this.judge(state, seen)
+    const loop = this.measure(state, seen)
+    const remind = loop.complete && this.due(loop.measured)
+    const block = this.blocks(loop)
     seen.reminded = remind
     let advice: Verdict | undefined
-    for (const [i, rule] of this.rules.entries())
-      if (rule.phase === 'advice') advice = rule.step(state.rules[i], seen) ?? advice
+    const { rules } = this
+    for (let i = 0; i < rules.length; i++)
+      if (rules[i]!.phase === 'advice') advice = rules[i]!.step(state.rules[i], seen) ?? advice
     const reminded = remind ? loop : advice
     const { argumentsPreviewChars: cap } = this.config
     return {
       inARow: loop.run,
-      cycle:
-        loop.kind === 'cycle' ? { calls: [...loop.calls], length: loop.length, complete: loop.complete } : undefined,
+      cycle: loop.kind === 'cycle' ? { calls: loop.calls, length: loop.length, complete: loop.complete } : undefined,
       reminded,
       reminder: reminded && notice(reminded, { first: loop.measured === this.config.thresholds[0], cap }),
       withheld: block ? [{ type: 'text', text: withheldText(loop, { ran }) }] : undefined,
@@ -179,18 +162,15 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
-    this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
-    const { loop, block } = this.judge(copy, this.seen(copy, call))
-    return block ? withheldText(loop, { ran: false }) : undefined
+    const loop = this.measure(copy, this.seen(copy, call))
+    return this.blocks(loop) ? withheldText(loop, { ran: false }) : undefined
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {
-    // Every call of the last step has been counted (or will never be): none is uncounted any more, and
-    // nothing compared for one is kept.
+    // Every call of the last step has been counted (or will never be): none is uncounted any more.
     this.uncounted.delete(agent)
-    this.dryRun = undefined
     if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
   }
 
@@ -210,30 +190,26 @@ class RepeatGuard implements Guard {
     }
   }
 
-  /**
-   * Move the loop rules' states to the call, and judge the loop they find: whether a reminder is
-   * due at its measured length, and whether its result is withheld.
-   */
-  private judge(state: AgentState, seen: Seen): Judgement {
+  /** Move the loop rules' states to the call: the loop they find it in. */
+  private measure(state: AgentState, seen: Seen): Verdict {
     const { rules } = this
-    for (const [i, rule] of rules.entries()) rule.link?.(state.rules[i], seen)
-    for (const [i, rule] of rules.entries())
-      if (rule.phase === 'loop') seen.found = rule.step(state.rules[i], seen) ?? seen.found
+    // Indexed loops: the hot path allocates no iterator.
+    for (let i = 0; i < rules.length; i++) rules[i]!.link?.(state.rules[i], seen)
+    for (let i = 0; i < rules.length; i++)
+      if (rules[i]!.phase === 'loop') seen.found = rules[i]!.step(state.rules[i], seen) ?? seen.found
     state.latest = seen.call
-    const loop = seen.found!
-    const { blockAt } = this.config
-    return { loop, remind: loop.complete && this.due(loop.measured), block: blockAt > 0 && loop.measured >= blockAt }
+    return seen.found!
   }
 
-  /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
-  private sameCall(a: Call, b: Call): boolean {
-    const { dryRun } = this
-    if (dryRun === undefined || dryRun.call !== b) return this.compared.sameCall(a, b)
-    return kept(dryRun.answers, a, () => this.compared.sameCall(a, b))
+  /** Whether `loop`'s call is withheld (`blockAt`): from that measured length on. */
+  private blocks(loop: Verdict): boolean {
+    const { blockAt } = this.config
+    return blockAt > 0 && loop.measured >= blockAt
   }
 
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
-  private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
+  private readonly same = (a: Call, b: Call): boolean =>
+    this.compared.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
   /**
    * Whether a reminder is due at this measured loop length: a threshold, or with `remindEvery` every so

@@ -145,5 +145,5 @@ export function withheldText(loop: Verdict, { ran }: { ran: boolean }): string {
  */
 function wording(loop: Verdict): Wording {
   const omitted = [...new Set(loop.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
-  return { omitted, resumed: loop.resumed, sameResults: loop.sameResults }
+  return { omitted, resumed: loop.resumed, sameResults: loop.calls.every((c) => c.outcome !== undefined) }
 }

@@ -34,6 +34,12 @@ describe('excused mutants, in a ledger beside the code', () => {
     }
   })
 
+  it('every speed entry names the row of npm run bench that its code wins', async () => {
+    const excuses = readLedger(await readFile(join(ROOT, 'excused-mutants.yml'), 'utf8'))
+    for (const e of excuses.filter((entry) => entry.kind === 'speed'))
+      expect(e.reason, `${e.file}: ${e.code}`).toMatch(/Benchmark row: [^:]+ \([^)]+\): /)
+  })
+
   it('no source file carries a word about mutants', async () => {
     const { readdir } = await import('node:fs/promises')
     const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts'))

@@ -240,7 +240,6 @@ describe('a notice read back as replay reads it: the writer and the reader agree
     length: 3,
     measured: 3,
     complete: true,
-    sameResults: false,
     resumed: false,
     ...extra,
   })
@@ -254,7 +253,7 @@ describe('a notice read back as replay reads it: the writer and the reader agree
     ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'detailed' }],
     [
       'a short one on repeated results, resumed',
-      loop({ sameResults: true, resumed: true }),
+      loop({ calls: [{ ...call('grep'), outcome: { isError: false, content: [] } }], resumed: true }),
       true,
       { tools: ['grep'], poll: false, kind: 'short' },
     ],

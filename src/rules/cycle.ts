@@ -15,17 +15,13 @@ export function cycle(maxCyclePeriod: number): Rule<CycleState> {
     step(state, { call, continues, same, found }) {
       const cycle = nextCycle(state, call, continues, maxCyclePeriod, same)
       if (cycle === undefined) return undefined
-      const { calls, length, complete } = cycle
-      return {
-        ...found!,
-        kind: 'cycle',
-        calls,
-        length,
-        measured: length,
-        complete,
-        sameResults: calls.every((c) => c.outcome !== undefined),
-        job: undefined,
-      }
+      const loop = found!
+      loop.kind = 'cycle'
+      loop.calls = cycle.calls
+      loop.length = loop.measured = cycle.length
+      loop.complete = cycle.complete
+      loop.job = undefined
+      return loop
     },
   }
 }
@@ -35,7 +31,7 @@ export function cycle(maxCyclePeriod: number): Rule<CycleState> {
  * length: its complete repetitions so far.
  */
 export interface Cycle {
-  calls: Call[]
+  calls: readonly Call[]
   /** The cycle's complete repetitions. */
   length: number
   /** Whether this call completes a repetition, the only moment a reminder can be due. */

@@ -42,7 +42,11 @@ export const failure: Rule<Failures> = {
   },
   step(state, { call, found }) {
     if (!state.failing) return undefined
-    return { ...found!, kind: 'failure', measured: found!.length - FAIR_FAILURES + 1, failure: failureText(call.seen) }
+    const loop = found!
+    loop.kind = 'failure'
+    loop.measured = loop.length - FAIR_FAILURES + 1
+    loop.failure = failureText(call.seen)
+    return loop
   },
 }
 

@@ -1,6 +1,6 @@
 /**
- * The busy poll, always on: a run of non-blocking reads of a background job
- * that is still running. Two quick checks are fair, so the run is measured one
+ * The busy poll, wherever outcomes are compared (`resultAware`): a run of
+ * non-blocking reads of a background job that is still running. Two quick checks are fair, so the run is measured one
  * read late: with the default thresholds it is reminded at its 4th, 6th and
  * 9th read.
  */
@@ -18,7 +18,11 @@ export function poll(cap: number): Rule<undefined> {
     copy: () => undefined,
     step(_, { call, found }) {
       if (call.outcome?.running === undefined) return undefined
-      return { ...found!, kind: 'poll', measured: found!.length - FAIR_POLLS + 1, job: jobOf(call.args, cap) }
+      const loop = found!
+      loop.kind = 'poll'
+      loop.measured = loop.length - FAIR_POLLS + 1
+      loop.job = jobOf(call.args, cap)
+      return loop
     },
   }
 }

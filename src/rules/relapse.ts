@@ -32,7 +32,10 @@ export const relapse: Rule<Relapse> = {
       state.runLength = (back ?? 0) + 1
       state.resumed = back !== undefined
     }
-    return { ...found!, length: state.runLength, measured: state.runLength, resumed: state.resumed }
+    const loop = found!
+    loop.length = loop.measured = state.runLength
+    loop.resumed = state.resumed
+    return loop
   },
 }
 

@@ -48,12 +48,6 @@ interface Reads {
   writes: readonly string[] | undefined
 }
 
-/** A call this rule has seen, and whether it was a reread (reminded or not). */
-interface Asked {
-  call: Call
-  reread: boolean
-}
-
 /** A reread found: how many calls back the call it repeats is, and that call when it asked in other words. */
 interface Reread {
   back: number
@@ -63,27 +57,35 @@ interface Reread {
    */
   otherWords: Call | undefined
   /** The earlier call it repeats. */
-  earlier: Asked
+  earlier: Call
 }
 
-/** What each call reads and changes, worked out once per call. */
-const worked = new WeakMap<Call, Reads>()
+/** Where a call keeps what it reads and changes once this rule has worked it out: this module's alone. */
+const READS = Symbol('reads')
+
+/** Where a call is marked a reread (reminded or not): this module's alone. */
+const REREAD = Symbol('reread')
+
+/** A call as this rule sees it: what it reads once worked out, and whether it was a reread. */
+type Read = Call & { [READS]?: Reads; [REREAD]?: true }
 
 /**
  * The reread rule, under the comparison `compared`: it speaks at a call that starts no run, when
  * no reminder is due for it, and once per answer: a call that repeats a reread of itself is left to
  * the run and cycle rules.
  */
-export function reread(compared: Comparison): Rule<Asked[]> {
+export function reread(compared: Comparison): Rule<Read[]> {
   return {
     phase: 'advice',
-    start: (call) => [{ call, reread: false }],
+    start: (call) => [call],
     copy: (history) => [...history],
     step(history, { call, found, reminded }) {
       const hit = !reminded && found!.run === 1 ? findReread(history, call, compared) : undefined
-      history.push({ call, reread: hit !== undefined })
+      if (hit !== undefined) (call as Read)[REREAD] = true
+      history.push(call)
       if (history.length > REREAD_WINDOW) history.shift()
-      if (hit === undefined || (hit.earlier.reread && hit.otherWords === undefined)) return undefined
+      if (hit === undefined || ((hit.earlier as Read)[REREAD] === true && hit.otherWords === undefined))
+        return undefined
       const { back, otherWords } = hit
       const { run } = found!
       return {
@@ -93,7 +95,6 @@ export function reread(compared: Comparison): Rule<Asked[]> {
         length: 2,
         measured: 2,
         complete: true,
-        sameResults: true,
         resumed: false,
         back,
         otherWords,
@@ -109,12 +110,12 @@ export function reread(compared: Comparison): Rule<Asked[]> {
  * command is parsed only once a call with the same outcome is found, and at
  * most once per call.
  */
-function findReread(history: readonly Asked[], call: Call, compared: Comparison): Reread | undefined {
+function findReread(history: readonly Call[], call: Call, compared: Comparison): Reread | undefined {
   // The call one back is the run rules' to judge: a reread repeats one 2 to 6 calls back.
   for (let i = history.length - 2; i >= 0; i--) {
-    const asked = history[i]!
-    const earlier = asked.call
-    if (earlier.tool !== call.tool || !sameOutcome(earlier.seen, call.seen)) continue
+    const earlier = history[i]!
+    // Another tool's call is neither the same call nor a bash read of the same question: left to sameQuestion.
+    if (!sameOutcome(earlier.seen, call.seen)) continue
     const identical = compared.sameCall(earlier, call)
     // Two other commands that both came back empty are weak evidence of one question: some sources lose output.
     if (!identical && (isEmpty(call.seen!) || !sameQuestion(earlier, call, compared))) continue
@@ -123,11 +124,11 @@ function findReread(history: readonly Asked[], call: Call, compared: Comparison)
     const question = reads(call, compared)
     if (!question.readOnly || question.navigation || call.tool === JOB_READ) return undefined
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
-    const between = history.slice(i + 1).map((c) => c.call)
+    const between = history.slice(i + 1)
     if (!between.every((c) => reads(c, compared).readOnly || untouched(question, reads(c, compared)))) return undefined
     // A view coming back to a file after viewing another file is navigation.
     if (question.view && between.some((c) => viewsOther(c, call, compared))) return undefined
-    return { back: history.length - i, otherWords: identical ? undefined : earlier, earlier: asked }
+    return { back: history.length - i, otherWords: identical ? undefined : earlier, earlier }
   }
   return undefined
 }
@@ -169,8 +170,8 @@ function pathOf(args: unknown): string[] {
 }
 
 /** What a call reads and changes, worked out once per call and kept on it. */
-function reads(call: Call, compared: Comparison): Reads {
-  const known = worked.get(call)
+function reads(call: Read, compared: Comparison): Reads {
+  const known = call[READS]
   if (known !== undefined) return known
   const { tool, args } = call
   const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined
@@ -186,6 +187,6 @@ function reads(call: Call, compared: Comparison): Reads {
     question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
     writes: command?.writes,
   }
-  worked.set(call, found)
+  call[READS] = found
   return found
 }

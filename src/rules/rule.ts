@@ -25,8 +25,6 @@ export interface Verdict {
   measured: number
   /** Whether a reminder can be due at this call: a cycle's only when a repetition completes. */
   complete: boolean
-  /** Whether the results repeated too (`resultAware`): the text then says so. */
-  sameResults: boolean
   /** Whether the run went on after other calls (`relapse`). */
   resumed: boolean
   /** For a busy poll: the job's id as the calls name it. */
@@ -71,7 +69,10 @@ export interface Rule<State> {
   copy(state: State): State
   /** Before any rule steps: say whether the call goes on with the run (`continues`, `from`). */
   link?(state: State, seen: Seen): void
-  /** Move the state to the call; the verdict that stands after this rule, or undefined to leave `found`. */
+  /**
+   * Move the state to the call; the verdict that stands after this rule, or undefined to leave
+   * `found`. A loop rule refines `found` in place: the run rule makes it anew for each call.
+   */
   step(state: State, seen: Seen): Verdict | undefined
 }
 
