@@ -1,3 +1,6 @@
+import { Config } from '../../src/config.ts'
+import { createGuard } from '../../src/guard.ts'
+import { withheldFailureFeedback } from '../../src/texts.ts'
 import { describe, expect, it } from 'vitest'
 import { observeAll, remindedOf } from '../support/guard.ts'
 
@@ -38,6 +41,23 @@ describe('rules/failure (sameFailure): what goes on with a run', () => {
       undefined,
       { kind: 'run', length: 2, tools: ['grep'] },
       { kind: 'run', length: 3, tools: ['grep'] },
+    ])
+  })
+})
+
+describe('rules/failure beside blockAt', () => {
+  it('a failure run withheld at a call another listener turned away says the call was not run', () => {
+    const guard = createGuard(Config({ sameFailure: true, thresholds: [2], blockAt: 2 }))
+    const agent = {} as never
+    const texts = [1, 2, 3].map((item, i) => {
+      const exec = { agent, name: 'fetch', arguments: { item } }
+      const content = [{ type: 'text' as const, text: 'error: quota exceeded' }]
+      return guard.observe(exec, { isError: true, content }, i < 2)?.withheld?.[0]
+    })
+    expect(texts.map((t) => (t as { text: string } | undefined)?.text)).toEqual([
+      undefined,
+      undefined,
+      withheldFailureFeedback('fetch', 3, 'error: quota exceeded', { ran: false }),
     ])
   })
 })
