@@ -98,6 +98,14 @@ class RepeatGuard implements Guard {
   private readonly rules: readonly AnyRule[]
   private readonly states = new WeakMap<Agent, AgentState>()
   /**
+   * With `blockAt` a call is compared in tools/pre-execute and again in
+   * tools/post-execute: the answers `deny` found for the call in hand (`exec`),
+   * by the earlier call each compares it with, are kept for its post-execute
+   * pass, where `call` is that pass's own. Dropped once the call is counted,
+   * and at every step.
+   */
+  private dryRun: { exec: Execution; call: Call; answers: Map<Call, boolean> } | undefined
+  /**
    * With `blockAt`: per agent, the calls `deny` has seen that `observe` has
    * not counted yet. Parallel calls of one step all pass `tools/pre-execute`
    * before the first is counted; while an earlier one is uncounted, the run a
@@ -118,13 +126,17 @@ class RepeatGuard implements Guard {
     const { agent, name: tool, arguments: args } = exec
     if (agent === undefined || exec.parent !== undefined || !this.compared.tracked(tool)) return undefined
     const call = this.compared.call(tool, args, result)
+    // What deny compared is kept for this same call only.
+    if (this.dryRun?.exec === exec) this.dryRun.call = call
+    else this.dryRun = undefined
     const state = this.states.get(agent)
     let observation: Observation
     if (state === undefined) {
       this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(call)) })
       observation = { ...FIRST }
     } else observation = this.next(state, call, ran)
-    // This call is counted: it is no longer uncounted.
+    // This call is counted: it is no longer uncounted, and nothing compared for it is kept.
+    this.dryRun = undefined
     this.uncounted.get(agent)?.delete(exec)
     return observation
   }
@@ -162,6 +174,7 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
+    this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
     const loop = this.measure(copy, this.seen(copy, call))
@@ -171,6 +184,7 @@ class RepeatGuard implements Guard {
   step(agent: Agent, messages: readonly UserMessage[]): void {
     // Every call of the last step has been counted (or will never be): none is uncounted any more.
     this.uncounted.delete(agent)
+    this.dryRun = undefined
     if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
   }
 
@@ -207,9 +221,15 @@ class RepeatGuard implements Guard {
     return blockAt > 0 && loop.measured >= blockAt
   }
 
+  /** Whether two calls are the same, answered from the memo while the call in hand is compared twice. */
+  private sameCall(a: Call, b: Call): boolean {
+    const { dryRun } = this
+    if (dryRun === undefined || dryRun.call !== b) return this.compared.sameCall(a, b)
+    return kept(dryRun.answers, a, () => this.compared.sameCall(a, b))
+  }
+
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
-  private readonly same = (a: Call, b: Call): boolean =>
-    this.compared.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
+  private readonly same = (a: Call, b: Call): boolean => this.sameCall(a, b) && sameOutcome(a.outcome, b.outcome)
 
   /**
    * Whether a reminder is due at this measured loop length: a threshold, or with `remindEvery` every so
