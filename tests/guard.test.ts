@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { comparison } from '../src/compare.ts'
 import { Config } from '../src/config.ts'
-import { createGuard } from '../src/guard.ts'
+import { observeAll } from './support/guard.ts'
 
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 
 describe('the new rules in the guard, one condition at a time', () => {
-  const agent = {} as never
   const out = (t: string, isError = false) => ({ isError, content: text(t) })
-  const run = (config: Partial<Config>, calls: [string, unknown, { isError: boolean; content: unknown[] }][]) => {
-    const guard = createGuard(Config(config))
-    return calls.map(([name, args, result]) => guard.observe({ agent, name, arguments: args }, result as never)!)
-  }
+  const run = (config: Partial<Config>, calls: [string, unknown, ReturnType<typeof out>][]) =>
+    observeAll(
+      config,
+      calls.map(([tool, args, { isError, content }]) => ({ tool, args, text: content[0]!.text, isError })),
+    )
 
   it(
     'a call is compared with only what its config needs: no outcome for ' +
