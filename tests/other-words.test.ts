@@ -316,10 +316,11 @@ describe("replaying sessions recorded with dsh's bash tool, in other words", () 
     ])
     const { report } = await runReplayJson([root, '--rereads'])
     expect(report.sessions[0]!.configReminders.map((r) => r.afterCall)).toEqual([3, 4])
-    // Without labels, --suggest judges a reread by the one measure every candidate is judged by: the same call's
-    // result again (call 3) is a repeated result, the same answer to other words (call 4) is not.
+    // Without labels, --suggest judges a reread by the one measure every candidate is judged by: a result that
+    // repeats with nothing new seen since. The `ls` between told the model something new, so the same call's
+    // result again (call 3) lands after new output, and so does the same answer to other words (call 4).
     const advice = (await runReplayJson([root, '--suggest'])).report.suggestions!
-    expect(advice.find((s) => s.name === 'rereads')).toMatchObject({ onRepeatedResults: 1, onChangedResults: 1 })
+    expect(advice.find((s) => s.name === 'rereads')).toMatchObject({ onRepeatedResults: 0, onChangedResults: 2 })
     expect(advice.filter((s) => s.recommended).map((s) => s.name)).toEqual(['the config given (baseline)'])
   })
 })

@@ -34,6 +34,27 @@ describe('reading a session log into calls', () => {
   )
 
   it(
+    'nothing is new at a call only when its result repeats and every call since the same call last ' +
+      'returned it repeated its own',
+    () => {
+      const A = LOGGED_GREP
+      const B = { tool: 'read', args: { p: 'b' } }
+      const C = { tool: 'glob', args: { p: 'c' } }
+      // B is new before the second A; the second B follows only A's repeat; C is new before the third A.
+      const session = transcribe(events(A, B, A, B, C, A, { ...A, result: 'other' }), [])
+      expect(calls(session).map((c) => [c.repeatsResult, c.nothingNew])).toEqual([
+        [false, false],
+        [false, false],
+        [true, false],
+        [true, true],
+        [false, false],
+        [true, false],
+        [false, false],
+      ])
+    },
+  )
+
+  it(
     'a withheld result counts as the outcome the live guard saw repeat; ' +
       'without an earlier identical call, as logged',
     () => {

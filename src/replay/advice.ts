@@ -46,14 +46,17 @@ function scoredLayout(): Layout {
   }
 }
 
-/** The layout without labels: where each candidate's reminders land, on repeated or changed results. */
+/**
+ * The layout without labels: where each candidate's reminders land, on repeated results (nothing new since) or
+ * after new output.
+ */
 function talliedLayout(): Layout {
   return {
     header: [
       ['config', ''],
       ['', 'reminders'],
       ['on repeated', 'results'],
-      ['on changed', 'results'],
+      ['after new', 'output'],
       ['loop calls', 'unreminded'],
       ['', 'withheld'],
     ],
@@ -63,10 +66,10 @@ function talliedLayout(): Layout {
     ],
     why: (chosen) =>
       chosen.baseline
-        ? 'keep the config given: no candidate drops reminders on changed results ' +
+        ? 'keep the config given: no candidate drops reminders after new output ' +
           'while reminding every loop it reminded on repeated results'
-        : `${printable(chosen.name)}: fewest reminders on calls whose result ` +
-          `changed (likely progress), reminding every loop the config given ` +
+        : `${printable(chosen.name)}: fewest reminders after new output ` +
+          `(likely progress), reminding every loop the config given ` +
           `reminded on repeated results`,
   }
 }

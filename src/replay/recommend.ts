@@ -53,7 +53,7 @@ function withFewerOptIns(fewer: Config, config: Config): boolean {
  * loop the baseline reminded on a call whose result repeated (a reminder the
  * model needed is never traded for quiet elsewhere) and keep at least one of
  * the baseline's loops when it reminded any (a config that silences them all
- * is never advice), the one with the fewest reminders on changed results (then
+ * is never advice), the one with the fewest reminders after new output (then
  * the most on repeated results, then the fewest loop calls left unreminded,
  * then the earlier in the list). The baseline stays recommended unless another
  * does strictly better.

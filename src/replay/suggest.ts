@@ -1,8 +1,8 @@
 /**
  * `--suggest`: the candidates (`candidates.ts`) each tallied on the same
- * sessions by where its reminders land (on calls whose result repeated, so the
- * model was seeing no new output, or on calls whose result changed: likely
- * progress) or, with labels, scored on the labeled loops; one recommendation,
+ * sessions by where its reminders land (on calls whose result repeated with
+ * nothing new since, so the model was seeing no new output, or after new
+ * output: likely progress) or, with labels, scored on the labeled loops; one recommendation,
  * written as a dsh profile patch. It reads the logs through the function it is
  * given and writes nothing.
  */

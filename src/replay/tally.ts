@@ -18,11 +18,14 @@ export interface Tally {
   /** Of the withheld, the calls denied before they run: they would not run at all. */
   denied: number
   /**
-   * Reminders attached to a call whose result was the same as the previous identical call's: the
-   * model was seeing no new output.
+   * Reminders attached to a call whose result was the same as the previous identical call's, with
+   * every call between repeating its own: the model was seeing no new output.
    */
   onRepeatedResults: number
-  /** Reminders attached to a call whose result differed from the previous identical call's. */
+  /**
+   * The other reminders: the call's result differed from the previous identical call's, or a call
+   * between returned something new.
+   */
   onChangedResults: number
   /** Calls that repeated the call before them, result included, and got no reminder. */
   unremindedLoopCalls: number
@@ -92,8 +95,9 @@ export function tally(
     loops.add(starts[at - 1]!)
     result.reminders++
     // One measure for every candidate, whatever rule reminded: whether the call returned what the same call
-    // returned last time. A rule is not right merely because it fired.
-    if (call.repeatsResult) {
+    // returned last time, with nothing new seen since. A rule is not right merely because it fired: a reread
+    // after a call that told the model something new may be a check of what it learned.
+    if (call.nothingNew) {
       result.onRepeatedResults++
       repeated.add(starts[at - 1]!)
     } else {

@@ -40,6 +40,11 @@ export interface LoggedCall {
    * locators masked.
    */
   repeatsResult: boolean
+  /**
+   * Whether the model saw nothing new since the same call last returned this result: it
+   * {@link repeatsResult}, and every call between did too.
+   */
+  nothingNew: boolean
   /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
   repeatsCall: boolean
   /** The model response that made it: an index into {@link Transcript.usage}; -1 when the log names none. */
@@ -209,6 +214,10 @@ class Transcriber {
       ignored: seen.ignored,
       outcome,
       repeatsResult: same !== undefined && sameOutcome(same.outcome, outcome),
+      nothingNew:
+        same !== undefined &&
+        sameOutcome(same.outcome, outcome) &&
+        recent.slice(recent.lastIndexOf(same) + 1).every((c) => c.repeatsResult),
       repeatsCall: same !== undefined && same === recent.at(-1),
       response: this.responses.get(id) ?? -1,
     }
