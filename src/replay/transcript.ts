@@ -29,21 +29,11 @@ export interface LoggedCall {
   logged: readonly ContentBlock[]
   /** The top-level arguments left out when it is compared with other calls. */
   ignored: readonly string[]
-  /**
-   * Its outcome, the result as `resultAware` compares it: dsh's locators masked, a read of a
-   * running job by its status.
-   */
+  /** Its outcome, the result as `resultAware` compares it: locators masked, a running job's read by its status. */
   outcome: Outcome
-  /**
-   * Whether its result equals that of the latest earlier call with the same tool and arguments
-   * among the {@link LONGEST_CYCLE} calls before it (the farthest the guard compares), dsh's
-   * locators masked.
-   */
+  /** Whether its result, locators masked, equals its latest identical call's among the {@link LONGEST_CYCLE} before. */
   repeatsResult: boolean
-  /**
-   * Whether the model saw nothing new since the same call last returned this result: it
-   * {@link repeatsResult}, and every call between did too.
-   */
+  /** Whether it {@link repeatsResult} and every call since that identical call did too: the model saw nothing new. */
   nothingNew: boolean
   /** Whether it repeats the call right before it: same tool, same arguments (the ignored ones left out). */
   repeatsCall: boolean
@@ -206,6 +196,7 @@ class Transcriber {
     // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
     const result = withheld && same !== undefined ? same.result : logged
     const outcome = withheld && same !== undefined ? same.outcome : seen.outcome!
+    const repeatsResult = same !== undefined && sameOutcome(same.outcome, outcome)
     const current: LoggedCall = {
       ...call,
       args,
@@ -213,11 +204,8 @@ class Transcriber {
       logged: logged.content,
       ignored: seen.ignored,
       outcome,
-      repeatsResult: same !== undefined && sameOutcome(same.outcome, outcome),
-      nothingNew:
-        same !== undefined &&
-        sameOutcome(same.outcome, outcome) &&
-        recent.slice(recent.lastIndexOf(same) + 1).every((c) => c.repeatsResult),
+      repeatsResult,
+      nothingNew: repeatsResult && recent.slice(recent.lastIndexOf(same!) + 1).every((c) => c.repeatsResult),
       repeatsCall: same !== undefined && same === recent.at(-1),
       response: this.responses.get(id) ?? -1,
     }
