@@ -1,9 +1,9 @@
 /**
- * What a config value must be, one check per kind of option: each returns the
- * value as the config keeps it, or throws the error a person reads at load,
- * naming the option, the rule and the value.
+ * What a config value must be, where schemastery's own types cannot say it,
+ * and the error a person reads at load when a value breaks its type: the
+ * option, the rule in words, and the value.
  */
-import Schema from '@deepseek-ai/schemastery'
+import type Schema from '@deepseek-ai/schemastery'
 import { name } from './name.ts'
 import { Problem } from './problem.ts'
 import { show } from './quote.ts'
@@ -13,65 +13,82 @@ export function reject(rule: string, value: unknown): never {
   throw new Problem(`${rule} (got ${show(value)})`, [name])
 }
 
-/** An option's schema: its check, its default and its description. */
-export function field<T>(rule: (value: unknown) => T, fallback: T, description: string) {
-  return Schema.transform(Schema.any(), rule).default(fallback).description(description)
+/**
+ * What an option's error says of a bad value, after the option's name: of the value as a whole, and,
+ * where a list's entry is judged apart, of the entry (then the entry is quoted, not the list).
+ */
+export interface Must {
+  value: string
+  entry?: string
 }
 
-export function thresholdList(key: string) {
-  return (value: unknown): number[] => {
-    if (!Array.isArray(value) || value.length === 0) reject(`${key} must be a non-empty list of integers >= 2`, value)
-    for (const threshold of value) {
-      if (!Number.isInteger(threshold) || threshold < 2) reject(`${key} must be integers >= 2`, threshold)
+/** An option: its schemastery type with its default and description, and what its error says. */
+export interface Option {
+  schema: Schema
+  must: Must
+}
+
+export function option<T>(type: Schema<T>, fallback: T, description: string, must: Must): Option {
+  return { schema: type.default(fallback).description(description), must }
+}
+
+/**
+ * Throw the option's own words for the first option in `given` that breaks its schemastery type, naming
+ * the entry of a list where its {@link Must} has words for one. The types are judged here as schemastery
+ * judges them, before schemastery resolves the values: its errors write a bad value out whole, which for
+ * a huge or deeply shared structure costs more time and memory than a config may.
+ */
+export function judge(options: Readonly<Record<string, Option>>, given: Readonly<Record<string, unknown>>): void {
+  for (const [key, value] of Object.entries(given)) {
+    const { schema, must } = options[key]!
+    const broken = breaks(schema, value)
+    if (broken === undefined) continue
+    if (broken.index !== undefined && must.entry !== undefined) {
+      reject(`${key} ${must.entry}`, (value as unknown[])[broken.index])
     }
-    const sorted = [...(value as number[])].sort((a, b) => a - b)
-    sorted.forEach((threshold, i) => {
-      if (threshold === sorted[i - 1]) reject(`${key} must not repeat a value`, threshold)
-    })
-    return sorted
+    reject(`${key} ${must.value}`, value)
   }
 }
 
-export function integerIn(key: string, min: number, max: number, rule: string) {
-  return (value: unknown): number =>
-    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-      ? (value as number)
-      : reject(`${key} must be ${rule}`, value)
-}
-
-export function bool(key: string) {
-  return (value: unknown): boolean =>
-    typeof value === 'boolean' ? value : reject(`${key} must be true or false`, value)
-}
-
-export function patternList(key: string) {
-  return (value: unknown): string[] => {
-    if (!Array.isArray(value) || !value.every((pattern) => typeof pattern === 'string')) {
-      reject(`${key} must be a list of tool-name patterns (strings)`, value)
-    }
-    return [...(value as string[])]
+/**
+ * Whether `value` breaks `schema`, for the types options are made of, and where: the list entry that
+ * breaks it (a hole is an entry, and `undefined` breaks a required type), or the value itself.
+ */
+function breaks(schema: Schema, value: unknown): { index?: number } | undefined {
+  const { meta, type } = schema
+  const broken = (holds: boolean) => (holds ? undefined : {})
+  if (value === undefined || value === null) return broken(!meta.required)
+  if (type === 'boolean' || type === 'string') return broken(typeof value === type)
+  if (type === 'number') {
+    // Every number an option takes is a natural (`Schema.natural()`): it has a least value and a step of 1.
+    const { min, max = Infinity, step } = meta as { min: number; max?: number; step: number }
+    return broken(typeof value === 'number' && value >= min && value <= max && (value - min) % step === 0)
   }
+  if (type === 'union') return broken(schema.list!.some((inner) => breaks(inner, value) === undefined))
+  if (type === 'transform') return breaks(schema.inner!, value)
+  // The one type left is a list.
+  if (!Array.isArray(value) || value.length < (meta.min ?? 0)) return {}
+  for (let index = 0; index < value.length; index++) if (breaks(schema.inner!, value[index])) return { index }
+  return undefined
 }
 
-export function boolOrPatterns(key: string) {
-  const patterns = patternList(key)
-  return (value: unknown): boolean | string[] => {
-    if (typeof value === 'boolean') return value
-    if (!Array.isArray(value)) reject(`${key} must be true, false or a list of tool-name patterns (strings)`, value)
-    return patterns(value)
-  }
+/** Thresholds as the guard keeps them: sorted, each once. */
+export function distinctSorted(thresholds: number[]): number[] {
+  const sorted = [...thresholds].sort((a, b) => a - b)
+  sorted.forEach((threshold, i) => {
+    if (threshold === sorted[i - 1]) reject('thresholds must not repeat a value', threshold)
+  })
+  return sorted
 }
 
-export function argumentList(key: string) {
-  return (value: unknown): string[] => {
-    if (!Array.isArray(value)) reject(`${key} must be a list of <tool pattern>.<argument> entries`, value)
-    for (const entry of value) {
-      if (typeof entry !== 'string') reject(`${key} entries must be strings like "bash.description"`, entry)
-      const dot = entry.lastIndexOf('.')
-      if (dot < 0) reject(`${key} entries must be <tool pattern>.<argument>, with a dot before the argument`, entry)
-      if (dot === 0) reject(`${key} entries need a tool pattern before the dot (* for every tool)`, entry)
-      if (dot === entry.length - 1) reject(`${key} entries need an argument name after the dot`, entry)
-    }
-    return [...(value as string[])]
+/** `ignoreArguments` entries, each `<tool pattern>.<argument>` with both parts there. */
+export function argumentEntries(entries: string[]): string[] {
+  for (const entry of entries) {
+    const dot = entry.lastIndexOf('.')
+    const key = 'ignoreArguments entries'
+    if (dot < 0) reject(`${key} must be <tool pattern>.<argument>, with a dot before the argument`, entry)
+    if (dot === 0) reject(`${key} need a tool pattern before the dot (* for every tool)`, entry)
+    if (dot === entry.length - 1) reject(`${key} need an argument name after the dot`, entry)
   }
+  return entries
 }

@@ -1,6 +1,7 @@
 /**
  * The plugin's name and config: the `Config` interface, its schema with every
- * default and description (each field's check is in `checks.ts`), the
+ * type, default and description (what schemastery cannot check, and the
+ * words of each error, are in `checks.ts`), the
  * cross-field rules and unknown keys, and the rules a config switches on.
  * `Config(raw)` alone validates: nothing else in the package judges a config.
  */
@@ -8,7 +9,7 @@ import Schema from '@deepseek-ai/schemastery'
 import { comparison } from './compare.ts'
 import { Problem } from './problem.ts'
 import { closest } from './quote.ts'
-import { argumentList, bool, boolOrPatterns, field, integerIn, patternList, reject, thresholdList } from './checks.ts'
+import { argumentEntries, distinctSorted, judge, type Must, type Option, option, reject } from './checks.ts'
 import { name } from './name.ts'
 import { cycle } from './rules/cycle.ts'
 import { failure } from './rules/failure.ts'
@@ -71,83 +72,115 @@ const READ_ONLY_TOOLS = [
   'find_file',
 ]
 
+/** A list of `*` patterns naming tools, as the error for a bad one says. */
+const PATTERNS = 'must be a list of tool-name patterns (strings)'
+const TRUE_OR_FALSE: Must = { value: 'must be true or false' }
+const patterns = () => Schema.array(Schema.string().required())
+
 /**
- * Every field with its rule, default and description; unknown keys and
- * cross-field rules are {@link Config}'s. The description is the one place an
- * option's meaning is written: the flag help reads it, and a test checks the
- * README's config table against it.
+ * Every option: its schemastery type, default and description, and what its
+ * error says. The description is the one place an option's meaning is
+ * written: the flag help reads it, and a test checks the README's config table
+ * against it. Unknown keys and cross-field rules are {@link Config}'s.
  */
-export const fields = Schema.object({
-  thresholds: field(
-    thresholdList('thresholds'),
+const OPTIONS = {
+  thresholds: option(
+    Schema.transform(Schema.array(Schema.natural().min(2).required()).min(1), distinctSorted),
     [3, 5, 8],
     'Run lengths at which a reminder is due; the first gets the short text, later ones the detailed text.',
+    { value: 'must be a non-empty list of integers >= 2', entry: 'must be integers >= 2' },
   ),
-  argumentsPreviewChars: field(
-    integerIn('argumentsPreviewChars', 1, Infinity, 'a positive integer'),
+  argumentsPreviewChars: option(
+    Schema.natural().min(1),
     500,
     'Most characters of arguments a detailed reminder quotes; calls are always compared whole.',
+    { value: 'must be a positive integer' },
   ),
-  include: field(patternList('include'), [], 'Tools to track, as `*` patterns; empty tracks every tool.'),
-  exclude: field(patternList('exclude'), [], 'Tools never to track, as `*` patterns; wins over `include`.'),
-  resultAware: field(
-    boolOrPatterns('resultAware'),
+  include: option(patterns(), [], 'Tools to track, as `*` patterns; empty tracks every tool.', { value: PATTERNS }),
+  exclude: option(patterns(), [], 'Tools never to track, as `*` patterns; wins over `include`.', { value: PATTERNS }),
+  resultAware: option(
+    Schema.union([Schema.boolean(), patterns()]),
     false,
     'Opt-in: a repeat counts only when its outcome repeats too: for every tool, or for the tools listed.',
+    { value: 'must be true, false or a list of tool-name patterns (strings)' },
   ),
-  ignoreArguments: field(
-    argumentList('ignoreArguments'),
+  ignoreArguments: option(
+    Schema.transform(Schema.array(Schema.string().required()), argumentEntries),
     [],
     'Opt-in: `<tool pattern>.<argument>` entries left out when calls are compared.',
+    {
+      value: 'must be a list of <tool pattern>.<argument> entries',
+      entry: 'entries must be strings like "bash.description"',
+    },
   ),
-  relapse: field(bool('relapse'), false, 'Opt-in: a run interrupted by other calls goes on when the call comes back.'),
-  cycles: field(bool('cycles'), false, 'Opt-in: also recognise repeating cycles of distinct calls.'),
-  maxCyclePeriod: field(
-    integerIn('maxCyclePeriod', 2, LONGEST_CYCLE, `an integer from 2 to ${LONGEST_CYCLE}`),
+  relapse: option(
+    Schema.boolean(),
+    false,
+    'Opt-in: a run interrupted by other calls goes on when the call comes back.',
+    TRUE_OR_FALSE,
+  ),
+  cycles: option(Schema.boolean(), false, 'Opt-in: also recognise repeating cycles of distinct calls.', TRUE_OR_FALSE),
+  maxCyclePeriod: option(
+    Schema.natural().min(2).max(LONGEST_CYCLE),
     4,
     'The longest cycle, in distinct calls, that `cycles` looks for.',
+    { value: `must be an integer from 2 to ${LONGEST_CYCLE}` },
   ),
-  remindEvery: field(
-    integerIn('remindEvery', 0, Infinity, 'an integer >= 0 (0 = silent after the last threshold)'),
+  remindEvery: option(
+    Schema.natural(),
     0,
     'Opt-in: past the last threshold, remind again every this many repeats; 0 stays silent.',
+    { value: 'must be an integer >= 0 (0 = silent after the last threshold)' },
   ),
-  blockAt: field(
-    integerIn('blockAt', 0, Infinity, 'an integer at or above the last threshold, or 0 (never)'),
+  blockAt: option(
+    Schema.natural(),
     0,
     'Opt-in: from this run length on, withhold every further call, denied ' +
       'before it runs where its result cannot decide the run; 0 never withholds.',
+    { value: 'must be an integer at or above the last threshold, or 0 (never)' },
   ),
-  maskNoise: field(
-    bool('maskNoise'),
+  maskNoise: option(
+    Schema.boolean(),
     false,
     'Opt-in: outcomes are compared with durations, clock times, dates, ' +
       'process ids, temporary paths and long hex ids masked.',
+    TRUE_OR_FALSE,
   ),
-  sameFailure: field(
-    bool('sameFailure'),
+  sameFailure: option(
+    Schema.boolean(),
     false,
     'Opt-in: calls to one tool that fail in a row with the same error text count as a run whatever their arguments.',
+    TRUE_OR_FALSE,
   ),
-  rereads: field(
-    bool('rereads'),
+  rereads: option(
+    Schema.boolean(),
     false,
     'Opt-in: remind a read of files or folders that returns what the same read (or a `bash` read asking ' +
       'the same in other words) returned 2 to 6 calls back, with only reads between.',
+    TRUE_OR_FALSE,
   ),
-  readOnlyTools: field(
-    patternList('readOnlyTools'),
+  readOnlyTools: option(
+    patterns(),
     [...READ_ONLY_TOOLS],
     'For `rereads`: the tools that only read files and folders, as `*` patterns; `bash` commands are judged ' +
       'by an allowlist of commands and options.',
+    { value: PATTERNS },
   ),
-  navigationTools: field(
-    patternList('navigationTools'),
+  navigationTools: option(
+    patterns(),
     ['open', 'goto', 'scroll_up', 'scroll_down'],
     'For `rereads`: the tools that only move a view, whose results depend ' +
       'on where it is; they change nothing, and are never reminded as rereads.',
+    { value: PATTERNS },
   ),
-})
+} satisfies Record<keyof Config, Option>
+
+/** Every field with its schemastery type, default and description. */
+export const fields = Schema.object(
+  Object.fromEntries(Object.entries(OPTIONS).map(([key, { schema }]) => [key, schema])) as {
+    [K in keyof Config]: Schema
+  },
+)
 
 /** What an option means, as its schema describes it. */
 export function meaning(key: keyof Config): string {
@@ -179,7 +212,9 @@ function validate(raw: unknown): Config {
       throw new Problem(`unknown option ${JSON.stringify(key)}${hint}`, [name])
     }
   }
-  const config = fields({ ...raw }) as Config
+  const given: Record<string, unknown> = { ...raw }
+  judge(OPTIONS, given)
+  const config = fields(given) as Config
   const last = config.thresholds.at(-1)!
   if (config.blockAt > 0 && config.blockAt < last)
     reject(`blockAt must be an integer at or above the last threshold (${last})`, config.blockAt)

@@ -88,7 +88,7 @@ describe('config', () => {
     [
       'resultAware',
       ['job_output', 2],
-      'resultAware must be a list of tool-name patterns (strings) (got ["job_output",2])',
+      'resultAware must be true, false or a list of tool-name patterns (strings) (got ["job_output",2])',
     ],
     [
       'ignoreArguments',
@@ -155,6 +155,47 @@ describe('config', () => {
       expect(ignoredArgument('mcp.server.note')).toEqual({ tool: 'mcp.server', argument: 'note' })
     },
   )
+
+  it("each option's type is judged as schemastery judges it: a value refused by one is refused by both", () => {
+    const values: unknown[] = [
+      ...[true, false, null, undefined, 0, -0, 1, 2, 2.5, -1, 4, 8, 9, 500, NaN, Infinity, -Infinity, 10n],
+      ...['', '3', 'a.b', {}, { 0: 2 }, [], [2], [1], [3, 3], [5, 2], [2.5], [NaN], ['5'], [[2]], [true]],
+      ...[
+        ['a'],
+        ['*', 'b*'],
+        ['a.b'],
+        ['.b'],
+        ['b.'],
+        ['b'],
+        [null],
+        [undefined],
+        Object.assign(new Array(2), { 1: 2 }),
+        new Array(2),
+        [2, null],
+      ],
+    ]
+    const dict = fields.dict!
+    const outcomes = (key: string, value: unknown) => {
+      const by = (judge: () => unknown) => {
+        try {
+          judge()
+          return 'kept'
+        } catch {
+          return 'refused'
+        }
+      }
+      // A hole is an entry schemastery's lists pass over, and ours refuse.
+      const holes = Array.isArray(value) && value.includes(undefined)
+      // At thresholds [2], blockAt's rule beyond its type (at or above the last threshold) refuses only 1.
+      const ours = by(() => Reminder.Config({ thresholds: [2], [key]: value }))
+      return [ours, holes ? 'refused' : by(() => dict[key]!(value))]
+    }
+    for (const key of Object.keys(dict))
+      for (const value of values.filter((v) => key !== 'blockAt' || v !== 1)) {
+        const [ours, theirs] = outcomes(key, value)
+        expect([key, value, ours]).toEqual([key, value, theirs])
+      }
+  })
 
   it('maxCyclePeriod takes every integer from 2 to 8', () => {
     for (const maxCyclePeriod of [2, 3, 4, 5, 6, 7, 8])
