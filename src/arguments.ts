@@ -4,7 +4,7 @@
  * are the same, their canonical JSON form, and the preview a reminder quotes.
  * Nothing here serializes arguments to compare them or copies them.
  */
-import { isRecord, kept } from './values.ts'
+import { isRecord, kept, Written } from './values.ts'
 
 /**
  * A call as the model made it, without its result: the tool, its arguments, and the top-level
@@ -133,16 +133,8 @@ function sameOrPending(x: unknown, y: unknown, pending: object[]): boolean {
   return true
 }
 
-/** A piece of already-serialized output waiting on the work stack of {@link canonical}. */
-class Text {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
-  }
-}
-
-const COMMA = new Text(',')
-const EMPTY = new Text('')
+const COMMA = new Written(',')
+const EMPTY = new Written('')
 
 /**
  * The canonical form of an argument value: object keys sorted deeply in
@@ -155,24 +147,24 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
   const work: unknown[] = [value]
   while (work.length > 0) {
     const item = work.pop()
-    if (item instanceof Text) {
+    if (item instanceof Written) {
       out += item.text
     } else if (typeof item !== 'object' || item === null) {
       out += JSON.stringify(item)
     } else if (Array.isArray(item)) {
       out += '['
-      work.push(new Text(']'))
+      work.push(new Written(']'))
       for (let i = item.length - 1; i >= 0; i--) work.push(item[i], i > 0 ? COMMA : EMPTY)
     } else {
       out += '{'
-      work.push(new Text('}'))
+      work.push(new Written('}'))
       const keys = Object.keys(item)
         .filter((key) => item !== value || !left.has(key))
         .sort()
       for (let i = keys.length - 1; i >= 0; i--) {
         work.push(
           (item as Record<string, unknown>)[keys[i]!],
-          new Text(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`),
+          new Written(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`),
         )
       }
     }

@@ -2,6 +2,7 @@
  * How a config error speaks of what it got: a value quoted short whatever its
  * size or shape, and the known name that a misspelt one most likely meant.
  */
+import { Written } from './values.ts'
 
 /**
  * The known name a misspelled one most likely meant: same letters in another case, or at most a
@@ -35,14 +36,6 @@ function editDistance(a: string, b: string): number {
 
 /** The most characters of a value an error message quotes. */
 const SHOWN = 80
-
-/** Text already written, on the work stack of {@link show}. */
-class Written {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
-  }
-}
 
 /**
  * A value as an error quotes it: its JSON form (numbers and bigints as

@@ -1,6 +1,7 @@
 /**
- * Two helpers on plain values that every layer uses: whether a value is a JSON object, and a
- * map's value made the first time it is asked for.
+ * Helpers on plain values that every layer uses: whether a value is a JSON object, a map's value
+ * made the first time it is asked for, and the marker of text already written that the iterative
+ * value writers (`canonical`, `show`) keep on their work stacks.
  */
 
 /** Whether a value is a JSON object: not null, not an array. */
@@ -22,4 +23,15 @@ export function kept<K, V>(map: Keeps<K, V>, key: K, make: () => V): V {
     map.set(key, value)
   }
   return value
+}
+
+/**
+ * Text already written, waiting on the work stack of a writer that walks a value without recursion:
+ * told apart from the values on the same stack by its class, as no JSON value is one.
+ */
+export class Written {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
 }
