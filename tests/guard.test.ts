@@ -1,4 +1,10 @@
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import type { PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
+import { detailedReminder, shortReminder, withheldFeedback } from '../src/texts.ts'
+import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
+import type { ScriptedCall } from '../support/model.ts'
+import { GREP, READ, turns } from './support/calls.ts'
 import { comparison } from '../src/compare.ts'
 import { Config } from '../src/config.ts'
 import { observeAll } from './support/guard.ts'
@@ -93,6 +99,139 @@ describe('the new rules in the guard, one condition at a time', () => {
       false,
       false,
       true,
+    ])
+  })
+})
+
+const cycle = (times: number, ...calls: ScriptedCall[]) => turns(...Array.from({ length: times }, () => calls).flat())
+
+describe('remindEvery', () => {
+  it('past the last threshold, the detailed reminder comes back every N repeats', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 10 }, () => GREP)), {
+      thresholds: [2, 3],
+      remindEvery: 3,
+    })
+    expect(afterCalls(agent)).toEqual([2, 3, 6, 9])
+    expect(injected(agent)[3]?.text).toBe(detailedReminder('grep', 9, '{"pattern":"x"}'))
+  })
+
+  it('remindEvery 10 reminds at 18 and 28 after the defaults', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 28 }, () => GREP)), { remindEvery: 10 })
+    expect(afterCalls(agent)).toEqual([3, 5, 8, 18, 28])
+  })
+
+  it('remindEvery 1 reminds at every call past the last threshold, and only there', async () => {
+    const agent = await runAgent(turns(...Array.from({ length: 10 }, () => GREP)), { remindEvery: 1 })
+    expect(afterCalls(agent)).toEqual([3, 5, 8, 9, 10])
+  })
+
+  it('applies to cycles too', async () => {
+    const agent = await runAgent(cycle(5, GREP, READ), { cycles: true, thresholds: [2], remindEvery: 2 })
+    expect(summaries(agent)).toEqual(['grep → read_file × 2', 'grep → read_file × 4'])
+  })
+})
+
+describe('blockAt', () => {
+  it(
+    'from blockAt on, every further call of the run is denied before ' +
+      'it runs, with feedback; reminders due at the same count still come',
+    async () => {
+      const agent = await runAgent(turns(GREP, GREP, GREP, GREP, READ), { thresholds: [2, 3], blockAt: 3 })
+      expect(toolResults(agent)).toEqual([
+        [false, 'no match for x'],
+        [false, 'no match for x'],
+        [true, withheldFeedback(['grep'], 3, { ran: false })],
+        [true, withheldFeedback(['grep'], 4, { ran: false })],
+        [false, 'contents of a.ts'],
+      ])
+      expect(afterCalls(agent)).toEqual([2, 3])
+    },
+  )
+
+  it('the feedback says what was withheld and what to do instead', () => {
+    expect(withheldFeedback(['grep'], 8)).toBe(
+      'Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row ' +
+        'with identical arguments, and the repeats are making no progress. ' +
+        'The call did run, but its result is not shown again. ' +
+        'Do not repeat it with the same arguments: use the results you already ' +
+        'have, take a different action or different arguments, or finish.',
+    )
+    expect(withheldFeedback(['grep'], 8, { ran: false })).toBe(
+      'Result withheld by repeat-tool-reminder: you have made this exact call to `grep` 8 times in a row ' +
+        'with identical arguments, and the repeats are making no progress. ' +
+        'This time the call was not run, so whatever it does has not happened again. ' +
+        'Do not repeat it with the same arguments: use the results you already ' +
+        'have, take a different action or different arguments, or finish.',
+    )
+    expect(withheldFeedback(['grep', 'read_file'], 8)).toContain(
+      'you have repeated the same sequence of calls (grep → read_file) 8 times in a row',
+    )
+  })
+
+  it(
+    'after a call that ran (resultAware), a downstream block or replacement ' +
+      'is respected; the reminder still comes first',
+    async () => {
+      const h = await harness(turns(GREP, GREP, GREP), { thresholds: [2, 3], blockAt: 3, resultAware: true })
+      h.ctx.on('tools/post-execute', async () => ({ kind: 'accept', content: [{ type: 'text', text: 'redacted' }] }))
+      const agent = await h.run()
+      expect(toolResults(agent)).toEqual([
+        [false, 'redacted'],
+        [false, 'redacted'],
+        [false, 'redacted'],
+      ])
+      expect(afterCalls(agent)).toEqual([2, 3])
+    },
+  )
+
+  it.each<[string, PostToolDecision, [boolean, string]]>([
+    [
+      'a block keeps its own feedback',
+      { kind: 'block', feedback: [{ type: 'text', text: 'denied by policy' }] },
+      [true, 'denied by policy'],
+    ],
+    [
+      'a replaced value is kept, not turned into a block',
+      { kind: 'accept', value: [{ type: 'text', text: 'kept' }] },
+      [false, 'kept'],
+    ],
+  ])(
+    'after a call that ran (resultAware), downstream, %s; the reminder still comes',
+    async (_label, decision, result) => {
+      const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2, resultAware: true })
+      h.ctx.on('tools/post-execute', async () => decision)
+      const agent = await h.run()
+      expect(toolResults(agent)).toEqual([result, result])
+      expect(afterCalls(agent)).toEqual([2])
+    },
+  )
+
+  it('a block keeps the contexts a downstream listener attached', async () => {
+    const h = await harness(turns(GREP, GREP), { thresholds: [2], blockAt: 2 })
+    h.ctx.on('tools/post-execute', async (exec, _result, next) => {
+      const decision = await next()
+      const note = createUserMessage({
+        content: [{ type: 'text', text: `note ${exec.callId}` }],
+        source: { kind: 'plugin', plugin: 'policy' },
+      })
+      return { ...decision, additionalContexts: [note] }
+    })
+    const agent = await h.run()
+    expect(injected(agent).map((r) => [r.afterCall, r.text])).toEqual([
+      [1, 'note call-1-1'],
+      [2, shortReminder()],
+      [2, 'note call-2-1'],
+    ])
+    expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, true])
+  })
+
+  it('withholds a cycle from blockAt complete repetitions on, each call denied before it runs', async () => {
+    const agent = await runAgent(cycle(3, GREP, READ), { cycles: true, thresholds: [2], blockAt: 2 })
+    expect(toolResults(agent).map(([isError]) => isError)).toEqual([false, false, false, true, true, true])
+    expect(toolResults(agent).slice(3)).toEqual([
+      [true, withheldFeedback(['grep', 'read_file'], 2, { ran: false })],
+      [true, withheldFeedback(['grep', 'read_file'], 2, { ran: false })],
+      [true, withheldFeedback(['grep', 'read_file'], 3, { ran: false })],
     ])
   })
 })
