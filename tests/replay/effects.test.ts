@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { ScriptedCall } from '../support/model.ts'
-import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { changesAfterDetailed, GREP, READ, times, turns } from './support/calls.ts'
-import { Config } from '../src/config.ts'
-import { report as replay } from '../src/replay/report.ts'
-import { transcribe } from '../src/replay/transcript.ts'
-import { events, LOGGED_GREP, message, reminder } from './support/events.ts'
+import type { ScriptedCall } from '../../support/model.ts'
+import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import { changesAfterDetailed, GREP, READ, times, turns } from '../support/calls.ts'
+import { Config } from '../../src/config.ts'
+import { report as replay } from '../../src/replay/report.ts'
+import { transcribe } from '../../src/replay/transcript.ts'
+import { events, LOGGED_GREP, message, reminder } from '../support/events.ts'
 
 const effectsOf = (session: { recordedReminders: { afterCall: number; kind: string; effect: string }[] }) =>
   session.recordedReminders.map(({ afterCall, kind, effect }) => [afterCall, kind, effect])

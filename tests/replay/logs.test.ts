@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { isMainThread } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { sentence } from '../src/problem.ts'
-import { LogReader } from '../src/replay/reader.ts'
-import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { scratch } from '../support/scratch.ts'
-import { GREP, turns } from './support/calls.ts'
+import { sentence } from '../../src/problem.ts'
+import { LogReader } from '../../src/replay/reader.ts'
+import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import { scratch } from '../../support/scratch.ts'
+import { GREP, turns } from '../support/calls.ts'
 
 const LOOP = turns(GREP, GREP, GREP)
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { Config } from '../src/config.ts'
-import { transcribe } from '../src/replay/transcript.ts'
-import { report as replay } from '../src/replay/report.ts'
-import { tally } from '../src/replay/tally.ts'
-import type { ScriptedTurn } from '../support/model.ts'
-import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, READ, times, turns } from './support/calls.ts'
-import { events, LOGGED_GREP } from './support/events.ts'
+import { Config } from '../../src/config.ts'
+import { transcribe } from '../../src/replay/transcript.ts'
+import { report as replay } from '../../src/replay/report.ts'
+import { tally } from '../../src/replay/tally.ts'
+import type { ScriptedTurn } from '../../support/model.ts'
+import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import { GREP, READ, times, turns } from '../support/calls.ts'
+import { events, LOGGED_GREP } from '../support/events.ts'
 
 describe("one session's report", () => {
   it('two separate cycles of the same calls are two cycles', () => {

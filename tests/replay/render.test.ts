@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { render } from '../src/replay/render.ts'
-import { printable } from '../src/replay/text.ts'
-import { WIDTH, wrap } from '../src/wrap.ts'
-import { noEffects } from '../src/replay/effects.ts'
-import { readLabels } from '../src/replay/labels.ts'
-import { Scorer } from '../src/replay/score.ts'
-import type { SessionReport } from '../src/replay/report.ts'
-import { addToTotals, emptyTotals, type Totals } from '../src/replay/totals.ts'
+import { render } from '../../src/replay/render.ts'
+import { printable } from '../../src/replay/text.ts'
+import { WIDTH, wrap } from '../../src/wrap.ts'
+import { noEffects } from '../../src/replay/effects.ts'
+import { readLabels } from '../../src/replay/labels.ts'
+import { Scorer } from '../../src/replay/score.ts'
+import type { SessionReport } from '../../src/replay/report.ts'
+import { addToTotals, emptyTotals, type Totals } from '../../src/replay/totals.ts'
 
 const session = (id: string, extra: Partial<SessionReport> = {}): SessionReport => ({
   file: `/sessions/p/${id}/session.jsonl`,

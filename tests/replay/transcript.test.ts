@@ -1,9 +1,9 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
-import { Problem } from '../src/problem.ts'
-import { withheldFeedback } from '../src/texts.ts'
-import { transcribe } from '../src/replay/transcript.ts'
-import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from './support/events.ts'
+import { Problem } from '../../src/problem.ts'
+import { withheldFeedback } from '../../src/texts.ts'
+import { transcribe } from '../../src/replay/transcript.ts'
+import { calls, events, flags, LOGGED_GREP, reminder, type Logged } from '../support/events.ts'
 
 describe('reading a session log into calls', () => {
   it(

@@ -2,10 +2,10 @@ import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { zstdCompressSync } from 'node:zlib'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { ScriptedTurn } from '../support/model.ts'
-import { runReplay, runReplayJson, writeSessions, type ReplayDocument } from '../support/sessions.ts'
-import { GREP, READ } from './support/calls.ts'
-import { LogReader } from '../src/replay/reader.ts'
+import type { ScriptedTurn } from '../../support/model.ts'
+import { runReplay, runReplayJson, writeSessions, type ReplayDocument } from '../../support/sessions.ts'
+import { GREP, READ } from '../support/calls.ts'
+import { LogReader } from '../../src/replay/reader.ts'
 
 /** Twenty calls, one model response each: a log the writer appends to in twenty batches (twenty zstd frames). */
 const SCRIPT: ScriptedTurn[] = Array.from({ length: 20 }, (_, i) => ({ calls: [i % 4 === 3 ? READ : GREP] }))

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { freezeMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { placed, runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, READ, turns } from './support/calls.ts'
+import { placed, runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import { GREP, READ, turns } from '../support/calls.ts'
 
 /**
  * Append, for every tool result so far, a replacement exactly as the compaction pruner writes one:

@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readLabels } from '../src/replay/labels.ts'
-import { Scorer, type Score } from '../src/replay/score.ts'
-import type { Suggestion } from '../src/replay/tally.ts'
-import { scratch } from '../support/scratch.ts'
-import { runReplay, writeSessions } from '../support/sessions.ts'
-import { pagerAndFailingTests, SCROLL, TEST } from './support/pager.ts'
-import { times, turns } from './support/calls.ts'
+import { readLabels } from '../../src/replay/labels.ts'
+import { Scorer, type Score } from '../../src/replay/score.ts'
+import type { Suggestion } from '../../src/replay/tally.ts'
+import { scratch } from '../../support/scratch.ts'
+import { runReplay, writeSessions } from '../../support/sessions.ts'
+import { pagerAndFailingTests, SCROLL, TEST } from '../support/pager.ts'
+import { times, turns } from '../support/calls.ts'
 
 /**
  * Two sessions recorded through the real loop: a failing test run repeated six times (stuck from

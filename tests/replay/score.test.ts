@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readLabels, withRereads } from '../src/replay/labels.ts'
-import { Scorer } from '../src/replay/score.ts'
-import { runReplay, writeSessions } from '../support/sessions.ts'
-import { scratch } from '../support/scratch.ts'
-import { GREP, times, turns } from './support/calls.ts'
+import { readLabels, withRereads } from '../../src/replay/labels.ts'
+import { Scorer } from '../../src/replay/score.ts'
+import { runReplay, writeSessions } from '../../support/sessions.ts'
+import { scratch } from '../../support/scratch.ts'
+import { GREP, times, turns } from '../support/calls.ts'
 
 describe('scoring rereads, as the loop benchmark says', () => {
   const loops = (...lines: object[]) => readLabels('loops.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'))

@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
-import type { Config } from '../src/config.ts'
-import { flagsHelp } from '../src/flags.ts'
-import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import type { ScriptedCall } from '../support/model.ts'
-import { scratch } from '../support/scratch.ts'
-import { GREP, READ, TODO, turns } from './support/calls.ts'
+import type { Config } from '../../src/config.ts'
+import { flagsHelp } from '../../src/flags.ts'
+import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import type { ScriptedCall } from '../../support/model.ts'
+import { scratch } from '../../support/scratch.ts'
+import { GREP, READ, TODO, turns } from '../support/calls.ts'
 
 const GREP_Y: ScriptedCall = { name: 'grep', args: { pattern: 'y' } }
 const LOOPY = turns(GREP, GREP, GREP, GREP, GREP, READ, GREP_Y, GREP_Y)

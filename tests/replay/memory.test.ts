@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/replay/cli.ts'
-import type { ScriptedCall } from '../support/model.ts'
-import { writeSessions } from '../support/sessions.ts'
-import { scratch } from '../support/scratch.ts'
-import { turns } from './support/calls.ts'
+import { main } from '../../src/replay/cli.ts'
+import type { ScriptedCall } from '../../support/model.ts'
+import { writeSessions } from '../../support/sessions.ts'
+import { scratch } from '../../support/scratch.ts'
+import { turns } from '../support/calls.ts'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void

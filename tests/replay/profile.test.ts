@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Config } from '../src/config.ts'
-import { scratch } from '../support/scratch.ts'
-import { scratchFile } from './support/files.ts'
-import { runReplay, runReplayJson, writeSessions } from '../support/sessions.ts'
-import { GREP, times, turns } from './support/calls.ts'
+import { Config } from '../../src/config.ts'
+import { scratch } from '../../support/scratch.ts'
+import { scratchFile } from '../support/files.ts'
+import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
+import { GREP, times, turns } from '../support/calls.ts'
 import { composeEntries, loadOptionalPatches, loadOverlayPatches } from '@deepseek-ai/dsh-app-boot'
-import { compose, readmeSnippets, row } from './support/profile.ts'
+import { compose, readmeSnippets, row } from '../support/profile.ts'
 
 /** A file with `text` in a scratch folder removed after the test. */
 const file = (name: string, text: string) => scratchFile('config', name, text)
@@ -159,7 +159,7 @@ describe("replay --config reads a profile as dsh's own patch layer does", () => 
    */
   async function dshConfig(text: string): Promise<Config> {
     const path = await file('cordis.patch.yml', text)
-    const base = loadOverlayPatches('dsh', join(import.meta.dirname, 'fixtures', 'dsh-base', 'cordis.patch.yml'))
+    const base = loadOverlayPatches('dsh', join(import.meta.dirname, '..', 'fixtures', 'dsh-base', 'cordis.patch.yml'))
     const rows = composeEntries([base, loadOptionalPatches('dsh', path)!]) as {
       id?: string
       config?: Partial<Config>
