@@ -133,6 +133,25 @@ describe("loops in other words, live with dsh's bash tool as dsh-base composes i
     expect(reminders(agent)).toEqual([])
   })
 
+  it.each([
+    ['an escaped -de\\lete', '-de\\lete', true, []],
+    ["a quoted $'-delete'", "$'-delete'", true, []],
+    ['a plain -print (the control)', '-print', false, [[4, rereadText(2), 'bash × 2 (reread)']]],
+  ])(
+    'rereads: find with %s, run by real bash, deletes or not, and only a find that reads is reread',
+    async (_, action, deletes, expected) => {
+      const dir = await folder()
+      await writeFile(join(dir, 'b.log'), 'log\n')
+      const find = bash(`find ${dir} -name '*.log' ${action}`)
+      const agent = await runBash(turns(find, find, bash(`ls ${dir}`), find), { rereads: true })
+      const results = toolResults(agent).map(([, text]) => text)
+      expect(results[2]).toBe(deletes ? 'a.txt\n' : 'a.txt\nb.log\n')
+      // Calls 2 and 4 return the same, with only a listing between: a reread, had the command only read.
+      expect(results[3]).toBe(results[1])
+      expect(reminders(agent).map((r) => [r.afterCall, r.text, summary(r)])).toEqual(expected)
+    },
+  )
+
   it('rereads: a process read twice while a job runs is no reread: processes change by themselves', async () => {
     const dir = await folder()
     const release = join(dir, 'release')
