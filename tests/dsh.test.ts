@@ -13,7 +13,7 @@ import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
 import { ScriptedModel, type ScriptedCall } from '../support/model.ts'
 import { placed, runReplayJson } from '../support/sessions.ts'
-import { compose, readmeSnippets, type Row } from './support/profile.ts'
+import { compose, readmeHmrSnippet, readmeSnippets, type Row } from './support/profile.ts'
 import { scratch } from '../support/scratch.ts'
 import { source, times, turns } from './support/calls.ts'
 
@@ -52,10 +52,11 @@ async function mountRow(row: Row) {
 bashSuite()
 
 describe('in dsh, by the README', () => {
-  it('both READMEs show the same profile snippets: configure, then turn off', async () => {
+  it('both READMEs show the same profile snippets: configure, then turn off; and the same HMR one', async () => {
     const snippets = await readmeSnippets('README.md')
     expect(snippets).toHaveLength(2)
     expect(await readmeSnippets('README.zh.md')).toEqual(snippets)
+    expect(await readmeHmrSnippet('README.zh.md')).toBe(await readmeHmrSnippet('README.md'))
   })
 
   it(
@@ -155,6 +156,25 @@ describe('in dsh, by the README', () => {
     )
     await root.fiber.dispose()
   })
+
+  it(
+    'in a headless profile, whose layer turns HMR off, the HMR snippet below the config turns it back on and ' +
+      'leaves the config as it is',
+    async () => {
+      const [configure] = await readmeSnippets('README.md')
+      const hmr = await readmeHmrSnippet('README.md')
+      const without = await compose(configure!, true)
+      expect(without.find((r) => r.id === 'hmr')).toMatchObject({ disabled: true })
+      const rows = await compose(`${configure}${hmr}`, true)
+      expect(rows.find((r) => r.id === 'hmr')).toMatchObject({
+        name: '@deepseek-ai/cordis-plugin-hmr',
+        disabled: false,
+      })
+      expect(rows.find((r) => r.id === 'repeat-tool-reminder')).toEqual(
+        without.find((r) => r.id === 'repeat-tool-reminder'),
+      )
+    },
+  )
 
   it('the turn-off snippet disables the row', async () => {
     const [, off] = await readmeSnippets('README.md')

@@ -11,15 +11,22 @@ import { scratch } from '../../support/scratch.ts'
 /** One composed row of a profile's `cordis.yml`. */
 export type Row = { id?: string; name?: string; config?: Record<string, unknown>; disabled?: boolean }
 
-const BASE = join(import.meta.dirname, '..', 'fixtures', 'dsh-base', 'cordis.patch.yml')
+/** A bundle's patch as tests/fixtures holds it: `dsh-base`, or `dsh-headless`, the layer a headless profile adds. */
+const bundle = (name: string) =>
+  loadOverlayPatches('dsh', join(import.meta.dirname, '..', 'fixtures', name, 'cordis.patch.yml'))
 
-/** The profile's rows with `userLayer` as its `cordis.patch.yml`; throws on any warning dsh's patch layer gives. */
-export async function compose(userLayer: string): Promise<Row[]> {
-  const base = loadOverlayPatches('dsh', BASE)
+/**
+ * The profile's rows with `userLayer` as its `cordis.patch.yml`, over dsh-base (and, for a headless profile,
+ * dsh-headless); throws on any warning dsh's patch layer gives.
+ */
+export async function compose(userLayer: string, headless = false): Promise<Row[]> {
+  const bundles = headless ? [bundle('dsh-base'), bundle('dsh-headless')] : [bundle('dsh-base')]
   const file = join(await scratch('profile'), 'cordis.patch.yml')
   await writeFile(file, userLayer)
   const warnings: string[] = []
-  const rows = composeEntries([base, loadOptionalPatches('dsh', file)!], (message) => warnings.push(message)) as Row[]
+  const rows = composeEntries([...bundles, loadOptionalPatches('dsh', file)!], (message) =>
+    warnings.push(message),
+  ) as Row[]
   if (warnings.length > 0) throw new Error(`dsh's patch layer warned: ${warnings.join('; ')}`)
   return rows
 }
@@ -37,4 +44,11 @@ export async function readmeSnippets(file: string): Promise<string[]> {
   return [...text.matchAll(/```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/g)].map(
     ([, indent, body]) => body!.replace(new RegExp(`^${indent}`, 'gm'), ''),
   )
+}
+
+/** The YAML block of `file` (a README) that turns dsh's HMR row on, taken back to column 0. */
+export async function readmeHmrSnippet(file: string): Promise<string> {
+  const text = await readFile(join(import.meta.dirname, '..', '..', file), 'utf8')
+  const [, indent, body] = /```yaml\n( *)(- id: hmr\n[\s\S]*?)```/.exec(text)!
+  return body!.replace(new RegExp(`^${indent}`, 'gm'), '')
 }
