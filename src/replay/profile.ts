@@ -59,15 +59,19 @@ function misspelt(patch: Record<string, unknown>, i: number): void {
   }
 }
 
+/** Whether an inserted row is this plugin's. */
+const names = (row: unknown) => isRecord(row) && row.id === name
+
 /** dsh-base's row for this plugin, as its `cordis.patch.yml` inserts it (0.1.0-rc.8). */
 const BASE_ROW = { id: name, name: pkg.name, config: { thresholds: [3, 5, 8], argumentsPreviewChars: 500 } }
 
 /**
  * The raw config `text` gives this plugin. Throws a sentence naming what is
  * wrong: a text that is not YAML or JSON, one that expands too far or nests too
- * deep, a `!!js` expression, a patch that is no mapping, a profile that
- * disables the plugin, a row whose config is not an object, a value that is
- * neither a config nor a patch list.
+ * deep, a `!!js` expression, a patch that is no mapping, a patch list with no
+ * patch for this plugin (most likely the wrong file), a profile that disables
+ * the plugin, a row whose config is not an object, a value that is neither a
+ * config nor a patch list.
  */
 export function configFrom(text: string): Record<string, unknown> {
   let value: unknown
@@ -89,6 +93,10 @@ export function configFrom(text: string): Record<string, unknown> {
       throw new Problem(`patch ${i + 1} is not a mapping (a loader patch entry), which dsh refuses at start`)
     misspelt(patch, i)
   })
+  if (!value.some((patch) => patch.id === name || (Array.isArray(patch.insert) && patch.insert.some(names))))
+    throw new Problem(
+      `has no patch for ${name}: that profile runs the row's defaults, which replay uses without --config`,
+    )
   // dsh's own patch function, over the row dsh-base gives this plugin; a patch for another row, or
   // one naming another package for this row, changes nothing here (dsh warns of it at start).
   const rows = composeEntries([[{ insert: [BASE_ROW] }], value as never]) as unknown as Record<string, unknown>[]

@@ -51,13 +51,11 @@ describe('replay --config: the config a profile runs', () => {
     },
   )
 
-  it("a profile patch that does not touch this plugin's row runs the base row: the defaults", async () => {
-    const { report } = await runReplayJson([
-      await sessions(),
-      '--config',
-      await file('cordis.patch.yml', '- id: tool-bash\n  disabled: true\n'),
-    ])
-    expect(report.config).toEqual(Config({}))
+  it("a patch that inserts this plugin's row is one for it: the inserted row's config runs", async () => {
+    const inserted =
+      "- insert:\n    - id: repeat-tool-reminder\n      name: 'x'\n      config:\n        thresholds: [4]\n"
+    const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', inserted)])
+    expect(report.config).toEqual(Config({ thresholds: [4] }))
   })
 
   it('a config object in YAML or JSON; the flags override single keys', async () => {
@@ -85,6 +83,16 @@ describe('replay --config: the config a profile runs', () => {
       "a key of this plugin's patch misspelt: dsh would ignore it",
       '- id: repeat-tool-reminder\n  configs:\n    thresholds: [2]\n',
       'patch 1 has key "configs", which dsh ignores (did you mean "config"?)',
+    ],
+    [
+      "a profile patch that does not touch this plugin's row: most likely the wrong file",
+      '- id: tool-bash\n  disabled: true\n',
+      "has no patch for repeat-tool-reminder: that profile runs the row's defaults, which replay uses without --config",
+    ],
+    [
+      "a new profile's patch file, which dsh writes holding []",
+      '# Your patch layer\n[]\n',
+      "has no patch for repeat-tool-reminder: that profile runs the row's defaults, which replay uses without --config",
     ],
     [
       'a profile that disables the plugin',
