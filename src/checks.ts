@@ -60,9 +60,9 @@ function breaks(schema: Schema, value: unknown): { index?: number } | undefined 
   if (value === undefined || value === null) return broken(!meta.required)
   if (type === 'boolean' || type === 'string') return broken(typeof value === type)
   if (type === 'number') {
-    // Every number an option takes is a natural (`Schema.natural()`): it has a least value and a step of 1.
-    const { min, max = Infinity, step } = meta as { min: number; max?: number; step: number }
-    return broken(typeof value === 'number' && value >= min && value <= max && (value - min) % step === 0)
+    // Every number an option takes is a natural (`Schema.natural()`): whole, from a least value on.
+    const { min, max = Infinity } = meta as { min: number; max?: number }
+    return broken(Number.isInteger(value) && (value as number) >= min && (value as number) <= max)
   }
   if (type === 'union') return broken(schema.list!.some((inner) => breaks(inner, value) === undefined))
   if (type === 'transform') return breaks(schema.inner!, value)

@@ -81,6 +81,8 @@ describe('config', () => {
     ['exclude', { grep: true }, 'exclude must be a list of tool-name patterns (strings) (got {"grep":true})'],
     ['exclude', [null], 'exclude must be a list of tool-name patterns (strings) (got [null])'],
     ['exclude', [10n], 'exclude must be a list of tool-name patterns (strings) (got [10])'],
+    ['readOnlyTools', 'Read', 'readOnlyTools must be a list of tool-name patterns (strings) (got "Read")'],
+    ['navigationTools', [1], 'navigationTools must be a list of tool-name patterns (strings) (got [1])'],
     ['include', 'x'.repeat(78), `include must be a list of tool-name patterns (strings) (got "${'x'.repeat(78)}")`],
     ['include', 'x'.repeat(79), `include must be a list of tool-name patterns (strings) (got "${'x'.repeat(79)}…)`],
     ['resultAware', 'yes', 'resultAware must be true, false or a list of tool-name patterns (strings) (got "yes")'],

@@ -111,6 +111,27 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
     expect(top).toContain('latency 1 call (median)\n\nevery session, most looping first:')
   })
 
+  it('--suggest with labels scores a withheld result as it scores a reminder: one past from catches a loop', async () => {
+    const root = await sessions()
+    // The stuck run's one reminder, at 3, comes before `from`; the results withheld from 4 on catch the loop.
+    const file = await labelsFile({ ...STUCK, from: 4 })
+    const { out } = await runReplay([
+      'replay',
+      root,
+      '--labels',
+      file,
+      '--suggest',
+      '--json',
+      '--thresholds',
+      '3',
+      '--block-at',
+      '4',
+    ])
+    const [baseline] = (JSON.parse(out) as { suggestions: Suggestion[] }).suggestions
+    expect(baseline).toMatchObject({ reminders: 2, withheld: 8 })
+    expect(baseline!.score).toMatchObject({ caught: { stuck: 1, 'busy-poll': 0 }, right: 0, wrong: 1, saved: 3 })
+  })
+
   it(
     '--suggest with labels scores every candidate and recommends the ' +
       'highest F1, ties to the larger share of wasted calls saved',
