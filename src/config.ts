@@ -222,16 +222,16 @@ function validate(raw: unknown): Config {
 }
 
 /**
- * The rules `config` switches on, in the order they judge a call: the identical run always, the
- * busy poll wherever outcomes are compared (`resultAware`: a job's status is its outcome), each
- * opt-in's rule when it is on. A new rule is one module and one line here.
+ * The rules `config` switches on, in the order they judge a call: the identical run and the busy
+ * poll always (the poll judges only calls whose outcomes are compared, `resultAware`: a job's
+ * status is its outcome), each opt-in's rule when it is on. A new rule is one module and one line here.
  */
 export function rulesOf(config: Config): AnyRule[] {
   const rules: (AnyRule | false)[] = [
     run,
     config.relapse && relapse,
     config.sameFailure && failure,
-    config.resultAware !== false && poll(config.argumentsPreviewChars),
+    poll(config.argumentsPreviewChars),
     config.cycles && cycle(config.maxCyclePeriod),
     config.rereads && reread(comparison(config)),
   ]

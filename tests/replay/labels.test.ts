@@ -111,7 +111,7 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
     expect(top).toContain('latency 1 call (median)\n\nevery session, most looping first:')
   })
 
-  it('--suggest with labels scores a withheld result as it scores a reminder: one past from catches a loop', async () => {
+  it('--suggest with labels scores a withheld result as a reminder: one at or past from catches a loop', async () => {
     const root = await sessions()
     // The stuck run's one reminder, at 3, comes before `from`; the results withheld from 4 on catch the loop.
     const file = await labelsFile({ ...STUCK, from: 4 })

@@ -53,7 +53,8 @@ describe('replay --config: the config a profile runs', () => {
 
   it("a patch that inserts this plugin's row is one for it: the inserted row's config runs", async () => {
     const inserted =
-      "- insert:\n    - id: repeat-tool-reminder\n      name: 'x'\n      config:\n        thresholds: [4]\n"
+      "- insert:\n    - id: other\n      name: 'y'\n    - id: repeat-tool-reminder\n      name: 'x'\n" +
+      '      config:\n        thresholds: [4]\n'
     const { report } = await runReplayJson([await sessions(), '--config', await file('cordis.patch.yml', inserted)])
     expect(report.config).toEqual(Config({ thresholds: [4] }))
   })
