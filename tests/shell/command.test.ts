@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LONGEST_COMMAND, shellCommand } from '../src/shell/command.ts'
-import { MOST_COMMANDS } from '../src/shell/lexer.ts'
-import { sedPrints } from '../src/shell/scripts.ts'
+import { LONGEST_COMMAND, shellCommand } from '../../src/shell/command.ts'
+import { MOST_COMMANDS } from '../../src/shell/lexer.ts'
+import { sedPrints } from '../../src/shell/scripts.ts'
 
 /** Whether a command is proven to only read; a command the lexer does not read is not. */
 const readOnly = (command: string) => shellCommand(command)?.readOnly === true
@@ -154,6 +154,10 @@ describe('shellCommand: the commands and options known to only read', () => {
     expect(shellCommand('sed -n 1,5p a.py')).toMatchObject({ view: true, files: ['a.py'] })
     expect(shellCommand('cd d && echo x && cat a.py')).toMatchObject({ view: true, files: ['a.py'] })
     expect(shellCommand('head -n 15 a.py b.py; cd d')).toMatchObject({ view: true, files: ['a.py', 'b.py'] })
+    // A command not on the list reads nothing for sure, and may change anything.
+    expect(shellCommand('python t.py')).toMatchObject({ readOnly: false, view: false, writes: undefined })
+    // Only a plain number is a count, not a file: a name with a digit in it is a file.
+    expect(shellCommand('head -n 15 a1 1a')).toMatchObject({ view: true, files: ['a1', '1a'] })
     expect(shellCommand('cat a.py | wc -l')).toMatchObject({ view: false })
     expect(shellCommand('grep x f')!.view).toBe(false)
   })
