@@ -71,10 +71,12 @@ export function shellCommand(command: string): Command | undefined {
   for (const { words, writes, reads } of simples) {
     const [name, ...args] = words as [string, ...string[]]
     const judged = judge(name, args)
-    for (const operand of [...judged.operands, ...reads]) operands.add(operand)
     readOnly &&= judged.reads && writes.length === 0
+    // The question is asked only by a command that only reads, whose every command is on the list.
+    if (readOnly) for (const operand of [...judged.operands!, ...reads]) operands.add(operand)
     view &&= VIEWERS.has(name)
-    if (FILE_VIEWERS.has(name)) files.push(...judged.shown)
+    // The file viewers are all on the list.
+    if (FILE_VIEWERS.has(name)) files.push(...judged.shown!)
     written.push(...writes)
     if (!judged.reads) {
       if (judged.edits === undefined) known = false
@@ -90,11 +92,14 @@ export function shellCommand(command: string): Command | undefined {
   }
 }
 
-/** One simple command judged: whether it only reads, its operands, the files it shows, and the files `sed -i` edits. */
+/**
+ * One simple command judged: whether it only reads; for a command on the list, its operands and the
+ * files it shows; and the files `sed -i` edits.
+ */
 interface Judged {
   reads: boolean
-  operands: string[]
-  shown: string[]
+  operands?: string[]
+  shown?: string[]
   /** For `sed -i` with a script that only edits: the files it edits; otherwise undefined. */
   edits: string[] | undefined
 }
@@ -102,12 +107,13 @@ interface Judged {
 /** One simple command judged against the allowlist. */
 function judge(name: string, args: readonly string[]): Judged {
   const reader = READERS.get(name)
-  const read = reader === undefined ? undefined : options(reader, args)
-  const operands = read?.operands ?? args.filter((a) => !a.startsWith('-'))
+  // A command not on the list may do anything: it asks nothing and shows nothing.
+  if (reader === undefined) return { reads: false, edits: undefined }
+  const read = options(reader, args)
+  const { operands } = read
   // A viewer's files: its operands but for sed's script (its first, unless given with -e) and plain numbers.
-  const files = read?.files ?? operands
-  const shown = files.filter((a) => !/^\d+$/.test(a))
-  if (read === undefined || !read.ok) return { reads: false, operands, shown, edits: undefined }
+  const shown = (read.files ?? operands).filter((a) => !/^\d+$/.test(a))
+  if (!read.ok) return { reads: false, operands, shown, edits: undefined }
   if (read.edits) return { reads: false, operands, shown, edits: read.files }
   return { reads: true, operands, shown, edits: undefined }
 }

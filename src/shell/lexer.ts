@@ -81,7 +81,7 @@ class Lexer {
     const { source, i } = this
     if (c === "'") {
       const closing = source.indexOf("'", i + 1)
-      if (closing < 0) return false
+      if (closing === -1) return false
       this.quoted(source.slice(i + 1, closing), closing + 1)
       return true
     }
@@ -100,7 +100,7 @@ class Lexer {
     if ((c === '$' && EXPANSION.test(source[i + 1] ?? '')) || UNREAD.has(c)) return false
     if (c === '#' && !this.open) {
       const newline = source.indexOf('\n', i)
-      this.i = newline < 0 ? source.length : newline
+      this.i = newline === -1 ? source.length : newline
     } else if (BREAKS.has(c)) {
       // A plain number against a redirection is its descriptor (`2>err`); any other word ends there.
       if ((c === '>' || c === '<') && this.plain && /^\d+$/.test(this.word)) {
@@ -140,8 +140,9 @@ class Lexer {
       return true
     }
     if (c === '&') return this.ampersand()
+    // A redirection's operand must come before another operator: `> >f` and `<>` are not read.
+    if (this.target !== 'word') return false
     const redirection = redirect(source, i)
-    if (redirection === undefined || this.target !== 'word') return false
     this.i = redirection.end
     this.target = redirection.target
     return true
