@@ -178,9 +178,14 @@ describe('rereads: which repeats the guard reminds', () => {
     // that is no text, changes what it may.
     expect(drive({}, [read(), ['pwsh', { command: 'ls' }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 5 }, ''], read()])).toEqual([])
+    expect(drive({}, [read(), ['bash', { command: ['ls'] }, ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', 'ls', ''], read()])).toEqual([])
     expect(drive({}, [read(), ['bash', { command: 'printf x > src/b.py' }, ''], read()])).toEqual([[3, rereadText(2)]])
     expect(drive({}, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([])
+    // Which files a bash command writes is weighed against a bash read's question only: another tool's read
+    // after a bash command that writes any file is no reread.
+    const view = (): [string, unknown, string] => ['read', { file_path: 'src/a.py' }, 'x = 1']
+    expect(drive({}, [view(), ['bash', { command: 'printf x > src/b.py' }, ''], view()])).toEqual([])
     expect(drive({ readOnlyTools: ['write'] }, [read(), ['write', { path: 'c' }, ''], read()])).toEqual([
       [3, rereadText(2)],
     ])
