@@ -66,6 +66,11 @@ export function redirect(source: string, at: number): { target: Target; end: num
  * where it ends; undefined when it is not closed or expands anything.
  */
 export function doubleQuoted(source: string, from: number): { text: string; end: number } | undefined {
+  // Most strings hold no escape and no dollar sign: their text is what stands between the quotes.
+  const closing = source.indexOf('"', from)
+  if (closing === -1) return undefined
+  const plain = source.slice(from, closing)
+  if (!/[\\$`]/.test(plain)) return { text: plain, end: closing + 1 }
   let text = ''
   let i = from
   for (;;) {
