@@ -22,14 +22,42 @@ export interface Must {
   entry?: string
 }
 
-/** An option: its schemastery type with its default and description, and what its error says. */
-export interface Option {
-  schema: Schema
+/**
+ * An option: its schemastery type with its default and description, what its error says, and, where
+ * its type alone does not say it, how its flag is shown (`flags.ts`).
+ */
+export interface Option<T = unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: what an option accepts is judged by `judge`, not by its type.
+  schema: Schema<any, T>
   must: Must
+  flag?: FlagWords
 }
 
-export function option<T>(type: Schema<T>, fallback: T, description: string, must: Must): Option {
-  return { schema: type.default(fallback).description(description), must }
+/** How an option's flag is shown, where its type alone does not say it. */
+export interface FlagWords {
+  /** The placeholder help shows for its value. */
+  arg?: string
+  /**
+   * For an option that is `true` or a list of tool patterns: the words of the boolean flag (named
+   * after the option) and of the list's (named after it with `-tools`).
+   */
+  scoped?: { all: string; tools: string }
+}
+
+/** The values a config holds for the options `O`. */
+export type Values<O> = { -readonly [K in keyof O]: O[K] extends Option<infer T> ? T : never }
+
+/** An option of type `type`, with its default, the description every reader is shown, and its error words. */
+export function option<T>(
+  // biome-ignore lint/suspicious/noExplicitAny: as in Option.
+  type: Schema<any, T>,
+  fallback: T,
+  description: string,
+  must: Must,
+  flag?: FlagWords,
+): Option<T> {
+  const schema = type.default(fallback as never).description(description)
+  return flag === undefined ? { schema, must } : { schema, must, flag }
 }
 
 /**

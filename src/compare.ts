@@ -9,7 +9,6 @@
  */
 import { canonical, sameArguments, type ToolCall } from './arguments.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
-import { failed } from './failures.ts'
 import { type Outcome, outcome, type Result } from './results.ts'
 import { kept } from './values.ts'
 
@@ -17,13 +16,6 @@ import { kept } from './values.ts'
 export interface Call extends ToolCall {
   /** With `resultAware` for its tool, its outcome as compared; otherwise undefined. */
   outcome: Outcome | undefined
-  /**
-   * With `rereads` or `sameFailure`: its outcome as those rules compare it, whatever `resultAware`
-   * says; otherwise undefined.
-   */
-  seen?: Outcome | undefined
-  /** With `sameFailure`: whether its result says it failed. */
-  failed?: boolean
 }
 
 /** The comparison a config makes. */
@@ -34,15 +26,13 @@ export interface Comparison {
   ignored(tool: string): readonly string[]
   /** Whether calls to `tool` are compared by their outcomes too (`resultAware`). */
   comparesOutcome(tool: string): boolean
-  /** Whether calls to `tool` change nothing by their tool alone (`readOnlyTools`). */
-  readOnly(tool: string): boolean
-  /** Whether calls to `tool` only move a view (`navigationTools`). */
-  navigation(tool: string): boolean
-  /**
-   * A call as compared: its outcome taken from `result` only when its tool compares outcomes (and
-   * for `rereads` and `sameFailure`, always).
-   */
+  /** A call as compared: its outcome taken from `result` only when its tool compares outcomes. */
   call(tool: string, args: unknown, result: Result): Call
+  /**
+   * The outcome of `call`, which returned `result`, whatever `resultAware` says: for the rules that
+   * judge every call's result.
+   */
+  outcome(call: Call, result: Result): Outcome
   /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
   sameCall(a: ToolCall, b: ToolCall): boolean
   /** A text that two calls share exactly when they are the same call. */
@@ -56,10 +46,6 @@ export interface ComparedBy {
   ignoreArguments: readonly string[]
   resultAware: boolean | readonly string[]
   maskNoise?: boolean
-  sameFailure?: boolean
-  rereads?: boolean
-  readOnlyTools?: readonly string[]
-  navigationTools?: readonly string[]
 }
 
 /**
@@ -81,27 +67,18 @@ function build(config: ComparedBy): Comparison {
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const sameCall = (a: ToolCall, b: ToolCall) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
-  const seen = config.rereads === true || config.sameFailure === true
-  const failures = config.sameFailure === true
-  const call = (tool: string, args: unknown, result: Result): Call => {
-    const compared = resultAware(tool) ? outcome(tool, args, result.isError, result.content, noise) : undefined
-    if (!seen) return { tool, args, ignored: ignored(tool), outcome: compared }
-    return {
-      tool,
-      args,
-      ignored: ignored(tool),
-      outcome: compared,
-      seen: compared ?? outcome(tool, args, result.isError, result.content, noise),
-      failed: failures && failed(result.isError, result.content),
-    }
-  }
+  const call = (tool: string, args: unknown, result: Result): Call => ({
+    tool,
+    args,
+    ignored: ignored(tool),
+    outcome: resultAware(tool) ? outcome(tool, args, result.isError, result.content, noise) : undefined,
+  })
   return {
     tracked,
     ignored,
     comparesOutcome: resultAware,
-    readOnly: anyOf(config.readOnlyTools ?? []),
-    navigation: anyOf(config.navigationTools ?? []),
     call,
+    outcome: (c, result) => c.outcome ?? outcome(c.tool, c.args, result.isError, result.content, noise),
     sameCall,
     key: (call) => `${call.tool}\n${canonical(call.args, call.ignored)}`,
   }

@@ -1,80 +1,61 @@
 /**
- * The config as command-line flags, defined once: the `parseArgs` options, the
- * values they parse to, the help lines and the raw config they make all derive
- * from {@link CONFIG_FLAGS}. Values are left for {@link Config} to judge, so a
- * bad flag gets the same message as a bad `cordis.yml` value.
+ * The config as command-line flags, made from the options themselves: each
+ * option (`config.ts`) is a flag named after it in kebab case, its type says
+ * how the flag is read and shown, its description is its help. An option that
+ * is `true` or a list of tool patterns has two flags: the boolean one and the
+ * list's (`-tools`). Values are left for {@link Config} to judge, so a bad flag
+ * gets the same message as a bad `cordis.yml` value.
  */
-import { defaultOf, meaning, name, type Config } from './config.ts'
+import type Schema from '@deepseek-ai/schemastery'
+import { type Config, KEYS, name, optionOf } from './config.ts'
 import { Problem } from './problem.ts'
 import { WIDTH, wrap } from './wrap.ts'
 
-/**
- * One flag: the config key it sets (the flag is named after it) and how `parseArgs` reads it; its
- * help is the option's description.
- */
+/** One flag: the config key it sets, how `parseArgs` reads it and how help shows it. */
 interface Flag {
   key: keyof Config
   type: 'string' | 'boolean'
-  multiple?: true
+  multiple: boolean
   /** How a string flag's text becomes a config value. */
-  read?: 'number' | 'numbers' | 'patterns'
+  read: 'number' | 'numbers' | 'patterns' | undefined
   /** The placeholder shown in help. */
-  arg?: string
-  /** For a second flag of one option: what it sets instead of the whole option. */
-  scope?: string
+  arg: string | undefined
+  /** Its help: the option's description, or for one of two flags of an option, what it sets. */
+  help: string
 }
 
-/** The config flags, in help order. */
-export const CONFIG_FLAGS = {
-  thresholds: { key: 'thresholds', type: 'string', read: 'numbers', arg: 'LIST' },
-  include: { key: 'include', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
-  exclude: { key: 'exclude', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
-  'arguments-preview-chars': { key: 'argumentsPreviewChars', type: 'string', read: 'number', arg: 'N' },
-  'result-aware': {
-    key: 'resultAware',
-    type: 'boolean',
-    scope: 'Opt-in: a repeat counts only when its outcome repeats too, for every tool.',
-  },
-  'result-aware-tools': {
-    key: 'resultAware',
-    type: 'string',
-    multiple: true,
-    read: 'patterns',
-    arg: 'PATTERN',
-    scope: 'As --result-aware, for the matching tools only.',
-  },
-  'ignore-arguments': { key: 'ignoreArguments', type: 'string', multiple: true, read: 'patterns', arg: 'TOOL.ARG' },
-  relapse: { key: 'relapse', type: 'boolean' },
-  cycles: { key: 'cycles', type: 'boolean' },
-  'max-cycle-period': { key: 'maxCyclePeriod', type: 'string', read: 'number', arg: 'N' },
-  'remind-every': { key: 'remindEvery', type: 'string', read: 'number', arg: 'N' },
-  'block-at': { key: 'blockAt', type: 'string', read: 'number', arg: 'N' },
-  'mask-noise': { key: 'maskNoise', type: 'boolean' },
-  'same-failure': { key: 'sameFailure', type: 'boolean' },
-  rereads: { key: 'rereads', type: 'boolean' },
-  'read-only-tools': { key: 'readOnlyTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
-  'navigation-tools': { key: 'navigationTools', type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' },
-} as const satisfies Record<string, Flag>
+/** How a flag of tool patterns is read: repeatable, each a comma list. */
+const PATTERNS = { type: 'string', multiple: true, read: 'patterns', arg: 'PATTERN' } as const
 
-type Flags = typeof CONFIG_FLAGS
+/** The config flags, in help order: the options' order. */
+const FLAGS: ReadonlyMap<string, Flag> = new Map(KEYS.flatMap(flagsOf))
 
-/** The values `parseArgs` reads for {@link CONFIG_FLAGS}. */
-export type ConfigFlags = {
-  -readonly [K in keyof Flags]?:
-    | (Flags[K]['type'] extends 'boolean' ? boolean : Flags[K] extends { multiple: true } ? string[] : string)
-    | undefined
-}
+/** The values `parseArgs` reads for the config flags. */
+export type ConfigFlags = Partial<Record<string, string | boolean | (string | boolean)[]>>
 
 /** The `parseArgs` options for the config flags. */
-export const configOptions = Object.fromEntries(
-  Object.entries(CONFIG_FLAGS).map(([flag, { type, ...rest }]) => [
-    flag,
-    'multiple' in rest ? { type, multiple: true } : { type },
-  ]),
-) as {
-  [K in keyof Flags]: Flags[K] extends { multiple: true }
-    ? { type: Flags[K]['type']; multiple: true }
-    : { type: Flags[K]['type'] }
+export const configOptions: Record<string, { type: 'string' | 'boolean'; multiple?: true }> = Object.fromEntries(
+  [...FLAGS].map(([flag, { type, multiple }]) => [flag, multiple ? { type, multiple: true } : { type }]),
+)
+
+/** The flags of one option, named after it. */
+function flagsOf(key: keyof Config): [string, Flag][] {
+  const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+  const { schema, flag: words } = optionOf(key)
+  const help = schema.meta.description as string
+  const base = { key, help, arg: words?.arg }
+  if (words?.scoped !== undefined)
+    return [
+      [flag, { ...base, type: 'boolean', multiple: false, read: undefined, help: words.scoped.all }],
+      [`${flag}-tools`, { ...base, ...PATTERNS, help: words.scoped.tools }],
+    ]
+  const inner = schema.type === 'transform' ? (schema.inner as Schema) : schema
+  if (inner.type === 'boolean') return [[flag, { ...base, type: 'boolean', multiple: false, read: undefined }]]
+  if (inner.type === 'number') return [[flag, { type: 'string', multiple: false, read: 'number', ...base, arg: 'N' }]]
+  // The one type left is a list: of numbers, or of patterns.
+  if ((inner.inner as Schema).type === 'number')
+    return [[flag, { ...base, type: 'string', multiple: false, read: 'numbers', arg: 'LIST' }]]
+  return [[flag, { ...PATTERNS, ...base, arg: words?.arg ?? 'PATTERN' }]]
 }
 
 /**
@@ -84,13 +65,13 @@ export const configOptions = Object.fromEntries(
  * {@link WIDTH} columns under the description column.
  */
 export function flagsHelp(width: number): string {
-  return (Object.entries(CONFIG_FLAGS) as [string, Flag][])
+  return [...FLAGS]
     .flatMap(([flag, spec]) => {
       const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
-      const fallback = defaultOf(spec.key)
+      const fallback = optionOf(spec.key).schema.meta.default
       const numeric = typeof fallback === 'number' || (Array.isArray(fallback) && typeof fallback[0] === 'number')
       const help = [
-        (spec.scope ?? meaning(spec.key)).replaceAll('`', ''),
+        spec.help.replaceAll('`', ''),
         ...(numeric ? [`Default ${String(fallback)}.`] : []),
         ...(spec.multiple ? ['Repeatable, or a comma list.'] : []),
       ].join(' ')
@@ -102,11 +83,11 @@ export function flagsHelp(width: number): string {
 /**
  * Raw plugin config from parsed flags, left for the plugin's schema to judge:
  * a text that is a number becomes one, any other text stays text so the error
- * names it; `--include`/`--exclude` may repeat and take comma lists.
+ * names it; a list flag may repeat and take comma lists.
  */
 export function configFromFlags(values: ConfigFlags): Partial<Record<keyof Config, unknown>> {
   const raw: Partial<Record<keyof Config, unknown>> = {}
-  for (const [flag, spec] of Object.entries(CONFIG_FLAGS) as [keyof Flags, Flag][]) {
+  for (const [flag, spec] of FLAGS) {
     const value = values[flag]
     if (value === undefined) continue
     if (Object.hasOwn(raw, spec.key))
@@ -121,6 +102,11 @@ export function configFromFlags(values: ConfigFlags): Partial<Record<keyof Confi
             : numberOrText(value as string)
   }
   return raw
+}
+
+/** The flags, by name, with the config key each sets: what a test holds to the options. */
+export function flagKeys(): [string, keyof Config][] {
+  return [...FLAGS].map(([flag, { key }]) => [flag, key])
 }
 
 /** A number where the text is one; otherwise the text, for the config schema to judge and name. */

@@ -12,15 +12,19 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call, type Comparison } from './compare.ts'
-import { type Config, rulesOf } from './config.ts'
+import type { Config } from './config.ts'
 import { notice, withheldText } from './reminders.ts'
 import { type Result, sameOutcome } from './results.ts'
 import type { Cycle } from './rules/cycle.ts'
-import type { AnyRule, Seen, Verdict } from './rules/rule.ts'
+import { type AnyRule, type LoopVerdict, rulesOf, type Verdict } from './rules/index.ts'
+import type { Found, LoopRule, Seen } from './rules/rule.ts'
 import { kept } from './values.ts'
 
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
 const NO_RESULT: Result = { isError: false, content: [] }
+
+/** What the first rule, the identical run's, is handed as the verdict before it: none yet. */
+const NONE: Found = { kind: 'none', calls: [], run: 0, length: 0, measured: 0, complete: false, resumed: false }
 
 /** One tracked call's effect: the loop it extends, and what the live listener attaches to it. */
 export interface Observation {
@@ -116,7 +120,7 @@ class RepeatGuard implements Guard {
 
   constructor(config: Config) {
     this.config = config
-    this.lastThreshold = config.thresholds.at(-1)!
+    this.lastThreshold = config.thresholds.at(-1) as number
     this.thresholds = new Set(config.thresholds)
     this.compared = comparison(config)
     this.rules = rulesOf(config)
@@ -132,9 +136,10 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     let observation: Observation
     if (state === undefined) {
-      this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(call)) })
+      const first = { call, result }
+      this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(first)) })
       observation = { ...FIRST }
-    } else observation = this.next(state, call, ran)
+    } else observation = this.next(state, call, result, ran)
     // This call is counted: it is no longer uncounted, and nothing compared for it is kept.
     this.dryRun = undefined
     this.uncounted.get(agent)?.delete(exec)
@@ -142,16 +147,17 @@ class RepeatGuard implements Guard {
   }
 
   /** What a call after an agent's first is: the rules step over it, and what is due is written. */
-  private next(state: AgentState, call: Call, ran: boolean): Observation {
-    const seen = this.seen(state, call)
+  private next(state: AgentState, call: Call, result: Result, ran: boolean): Observation {
+    const seen = this.seen(state, call, result)
     const loop = this.measure(state, seen)
     const remind = loop.complete && this.due(loop.measured)
     const block = this.blocks(loop)
-    seen.reminded = remind
     let advice: Verdict | undefined
     const { rules } = this
-    for (let i = 0; i < rules.length; i++)
-      if (rules[i]!.phase === 'advice') advice = rules[i]!.step(state.rules[i], seen) ?? advice
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i] as AnyRule
+      if (rule.phase === 'advice') advice = rule.step(state.rules[i], seen, loop, remind) ?? advice
+    }
     const reminded = remind ? loop : advice
     const { argumentsPreviewChars: cap } = this.config
     return {
@@ -159,7 +165,7 @@ class RepeatGuard implements Guard {
       cycle: loop.kind === 'cycle' ? { calls: loop.calls, length: loop.length, complete: loop.complete } : undefined,
       reminded,
       reminder: reminded && notice(reminded, { first: loop.measured === this.config.thresholds[0], cap }),
-      withheld: block ? [{ type: 'text', text: withheldText(loop, { ran }) }] : undefined,
+      withheld: block ? [{ type: 'text', text: withheldText(loop, ran) }] : undefined,
       deniable: block && !this.compared.comparesOutcome(call.tool),
     }
   }
@@ -177,8 +183,8 @@ class RepeatGuard implements Guard {
     this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
-    const loop = this.measure(copy, this.seen(copy, call))
-    return this.blocks(loop) ? withheldText(loop, { ran: false }) : undefined
+    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT))
+    return this.blocks(loop) ? withheldText(loop, false) : undefined
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {
@@ -189,34 +195,33 @@ class RepeatGuard implements Guard {
   }
 
   /** How the rules see `call`, the next call of the agent whose state is `state`. */
-  private seen(state: AgentState, call: Call): Seen {
+  private seen(state: AgentState, call: Call, result: Result): Seen {
     const { latest } = state
     const repeats = this.same(latest, call)
-    return {
-      call,
-      latest,
-      same: this.same,
-      repeats,
-      continues: repeats,
-      from: undefined,
-      found: undefined,
-      reminded: false,
-    }
+    return { call, result, latest, same: this.same, repeats, continues: repeats, from: undefined }
   }
 
-  /** Move the loop rules' states to the call: the loop they find it in. */
-  private measure(state: AgentState, seen: Seen): Verdict {
+  /**
+   * Move the loop rules' states to the call: the loop they find it in. The first rule, the identical
+   * run's, always gives a verdict; each rule after it may replace the one that stands.
+   */
+  private measure(state: AgentState, seen: Seen): LoopVerdict {
     const { rules } = this
+    // The registry lists the identical run first, and it is always on.
+    const [first] = rules as [LoopRule<unknown, LoopVerdict>]
     // Indexed loops: the hot path allocates no iterator.
-    for (let i = 0; i < rules.length; i++) rules[i]!.link?.(state.rules[i], seen)
-    for (let i = 0; i < rules.length; i++)
-      if (rules[i]!.phase === 'loop') seen.found = rules[i]!.step(state.rules[i], seen) ?? seen.found
+    for (let i = 0; i < rules.length; i++) (rules[i] as AnyRule).link?.(state.rules[i], seen)
+    let found = first.step(state.rules[0], seen, NONE) as LoopVerdict
+    for (let i = 1; i < rules.length; i++) {
+      const rule = rules[i] as AnyRule
+      if (rule.phase === 'loop') found = rule.step(state.rules[i], seen, found) ?? found
+    }
     state.latest = seen.call
-    return seen.found!
+    return found
   }
 
   /** Whether `loop`'s call is withheld (`blockAt`): from that measured length on. */
-  private blocks(loop: Verdict): boolean {
+  private blocks(loop: Found): boolean {
     const { blockAt } = this.config
     return blockAt > 0 && loop.measured >= blockAt
   }

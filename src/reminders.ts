@@ -1,69 +1,64 @@
 /**
  * What the model gets from a verdict: the notice a reminder travels in (its
  * text, source and summary) and the feedback that replaces a withheld result,
- * each written from the loop's data with the words of `texts.ts`; and, beside
- * the writers, how replay reads a notice back from a log (which tools its
- * summary names, which text it was). When one is due is the guard's business.
+ * each written by the texts of the verdict's kind (`rules/index.ts`); and how
+ * replay reads a notice back from a log: its kind by its summary's mark, and
+ * whether it was a detailed text. When one is due is the guard's business.
  */
 import { boundContextSummary, createUserMessage, type ContentBlock, type UserMessage } from '@deepseek-ai/dsh-llm'
-import { argumentsPreview, ignoredKeys } from './arguments.ts'
-import { name } from './config.ts'
-import type { Verdict } from './rules/rule.ts'
-import {
-  cycleReminder,
-  detailedPollReminder,
-  detailedReminder,
-  failureReminder,
-  rereadText,
-  shortPollReminder,
-  shortReminder,
-  withheldFailureFeedback,
-  withheldFeedback,
-  withheldPollFeedback,
-  type Wording,
-} from './texts.ts'
-
-/** What a summary marks a busy poll's notice with. */
-const POLL_MARK = ' (busy poll)'
-
-/** What a summary marks a reread's notice with. */
-const REREAD_MARK = ' (reread)'
-
-/** What a summary marks the notice of a run of the same failure with. */
-const FAILURE_MARK = ' (same failure)'
+import { name } from './name.ts'
+import { type Kind, type LoopVerdict, MARKS, textsOf, type Verdict } from './rules/index.ts'
+import type { NoticeOptions } from './rules/rule.ts'
 
 /**
- * Which text a notice in a log was: the short one (the first threshold's), the detailed one (a
- * later threshold's), or a cycle's.
- */
-export type NoticeKind = 'short' | 'detailed' | 'cycle'
-
-/**
- * A notice as replay reads it back from a log: the tools its summary names, in order, whether it
- * was about a busy poll, and which text it was.
+ * A notice as replay reads it back from a log: the tools its summary names, in order, the kind of
+ * loop it was about (by its summary's mark), and whether it was a detailed text.
  */
 export interface ReadNotice {
   tools: string[]
-  poll: boolean
-  kind: NoticeKind
+  kind: Kind
+  /** Whether it quoted the arguments on a line of their own: a later threshold's text. */
+  detailed: boolean
 }
 
 /**
- * Read back a notice {@link reminder} wrote, or the stock plugin's: the tools
- * before the last ` × ` of its summary (` → ` between a cycle's), the poll mark,
- * and the kind: a cycle's summary has arrows, a later threshold's text quotes
- * the arguments on a line of their own, the first threshold's is one line.
+ * How replay files a recorded notice: an identical run's by its text (the short one or a detailed
+ * one), any other by its kind.
+ */
+export type NoticeKind = 'short' | 'detailed' | Exclude<Kind, 'run'>
+
+/** Every way replay files a notice, in the order its report lists them. */
+export const NOTICE_KINDS: readonly NoticeKind[] = [
+  'short',
+  'detailed',
+  ...([...MARKS.keys()] as Kind[]).filter((kind): kind is Exclude<Kind, 'run'> => kind !== 'run'),
+]
+
+/** How replay files the notice `read` is. */
+export function noticeKind({ kind, detailed }: ReadNotice): NoticeKind {
+  if (kind !== 'run') return kind
+  return detailed ? 'detailed' : 'short'
+}
+
+/**
+ * Read back a notice {@link notice} wrote, or the stock plugin's: the tools
+ * before the last ` × ` of its summary (` → ` between a cycle's), its kind by
+ * the mark after the count (none for an identical run, arrows for a cycle), and
+ * whether a text block runs over more than one line (a detailed text).
  */
 export function readNotice(summary: string, content: readonly ContentBlock[]): ReadNotice {
   const times = summary.lastIndexOf(' × ')
   const tools = (times < 0 ? summary : summary.slice(0, times)).split(' → ')
-  const kind =
-    tools.length > 1
-      ? 'cycle'
-      : content.some((block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n'))
-        ? 'detailed'
-        : 'short'
-  return { tools, poll: summary.endsWith(POLL_MARK), kind }
+  const detailed = content.some(
+    (block) => block.type === 'text' && typeof block.text === 'string' && block.text.includes('\n'),
+  )
+  return { tools, kind: kindOf(summary, tools.length > 1), detailed }
+}
+
+/** The kind a summary's mark names: the first kind whose non-empty mark ends it; else a cycle or a run. */
+function kindOf(summary: string, arrows: boolean): Kind {
+  for (const [kind, mark] of MARKS) if (mark !== '' && summary.endsWith(mark)) return kind as Kind
+  return arrows ? 'cycle' : 'run'
 }
 
 /**
@@ -71,79 +66,25 @@ export function readNotice(summary: string, content: readonly ContentBlock[]): R
  * × 3 (busy poll)`, `grep × 2 (reread)`.
  */
 export function summary(loop: Verdict): string {
-  const mark =
-    loop.kind === 'reread'
-      ? REREAD_MARK
-      : loop.job !== undefined
-        ? POLL_MARK
-        : loop.failure !== undefined
-          ? FAILURE_MARK
-          : ''
-  return boundContextSummary(`${loop.calls.map((c) => c.tool).join(' → ')} × ${loop.length}${mark}`)
-}
-
-/** How a notice is written: whether at the first threshold (the short text), and the arguments' cap. */
-interface NoticeOptions {
-  first: boolean
-  cap: number
+  const tools = loop.calls.map((c) => c.tool).join(' → ')
+  return boundContextSummary(`${tools} × ${loop.length}${textsOf(loop).mark}`)
 }
 
 /**
- * The notice due for `loop`: a user-role message sourced to this plugin, its text written from the
- * loop's data, arguments quoted within `cap` code units.
+ * The notice due for `loop`: a user-role message sourced to this plugin, its text written by its
+ * kind's texts, arguments quoted within `options.cap` code units.
  */
 export function notice(loop: Verdict, options: NoticeOptions): UserMessage {
   return createUserMessage({
-    content: [{ type: 'text', text: noticeText(loop, options) }],
+    content: [{ type: 'text', text: textsOf(loop).notice(loop, options) }],
     source: { kind: 'plugin', plugin: name, form: 'notice', summary: summary(loop) },
   })
 }
 
 /**
- * A notice's text: a reread's, a busy poll's, a failure run's, a cycle's; for a run, the short
- * text at the first threshold and the detailed one later.
+ * The text of the feedback that replaces a withheld result of `loop`; `ran` is false for a call
+ * denied before it could run. Only a loop rule's verdict is ever withheld.
  */
-function noticeText(loop: Verdict, { first, cap }: NoticeOptions): string {
-  const { calls, length } = loop
-  const call = calls[0]!
-  const preview = (c = call) => argumentsPreview(c.args, cap, c.ignored)
-  if (loop.kind === 'reread') {
-    const earlier = loop.otherWords
-    return rereadText(loop.back!, earlier === undefined ? undefined : `\`${earlier.tool} ${preview(earlier)}\``)
-  }
-  const how = wording(loop)
-  if (loop.job !== undefined)
-    return first ? shortPollReminder(loop.job, how) : detailedPollReminder(loop.job, length, preview(), how)
-  if (loop.failure !== undefined) return failureReminder(call.tool, length, loop.failure)
-  if (calls.length > 1)
-    return cycleReminder(
-      calls.map((c) => ({ tool: c.tool, preview: preview(c) })),
-      length,
-      how,
-    )
-  return first ? shortReminder(how) : detailedReminder(call.tool, length, preview(), how)
-}
-
-/**
- * The text of the feedback that replaces a withheld result of `loop`: of a failure run, of a busy
- * poll (whose read always ran), of a run or cycle.
- */
-export function withheldText(loop: Verdict, { ran }: { ran: boolean }): string {
-  const tool = loop.calls[0]!.tool
-  if (loop.failure !== undefined) return withheldFailureFeedback(tool, loop.length, loop.failure, { ran })
-  if (loop.job !== undefined) return withheldPollFeedback(loop.job, loop.length, wording(loop))
-  return withheldFeedback(
-    loop.calls.map((c) => c.tool),
-    loop.length,
-    { ...wording(loop), ran },
-  )
-}
-
-/**
- * The wording a loop needs: the arguments its calls carry but were not compared, whether it
- * resumed, whether the results repeated too.
- */
-function wording(loop: Verdict): Wording {
-  const omitted = [...new Set(loop.calls.flatMap((c) => ignoredKeys(c.args, c.ignored)))].sort()
-  return { omitted, resumed: loop.resumed, sameResults: loop.calls.every((c) => c.outcome !== undefined) }
+export function withheldText(loop: LoopVerdict, ran: boolean): string {
+  return textsOf(loop).withheld(loop, ran)
 }

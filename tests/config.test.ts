@@ -16,10 +16,22 @@ import { ScriptedModel } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
 import { GREP, source, times, turns } from './support/calls.ts'
 import { DEFAULTS } from './support/defaults.ts'
+import { RULES } from '../src/rules/index.ts'
 
 describe('config', () => {
   it('defaults: thresholds [3, 5, 8], a 500-character preview, every tool tracked, every opt-in off', () => {
     expect(Reminder.Config({})).toEqual(DEFAULTS)
+  })
+
+  it("every rule's first option switches it on, off by default; every default passes back through Config", () => {
+    for (const entry of RULES) {
+      const [first] = Object.entries(entry.options)
+      if (first === undefined) continue
+      expect([first[0], first[1].schema.meta.default]).toEqual([first[0], false])
+      expect(entry.candidate).toEqual({ [first[0]]: true })
+    }
+    for (const [key, value] of Object.entries(DEFAULTS))
+      expect(Reminder.Config({ [key]: value })).toEqual(Reminder.Config({}))
   })
 
   it('a plugin mounted with no config at all uses the defaults', async () => {

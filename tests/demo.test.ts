@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { main, type Entry } from '../demo/demo.ts'
 import { flagsHelp } from '../src/flags.ts'
-import { detailedReminder, shortReminder } from '../src/texts.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import * as Reminder from '../src/index.ts'
 import * as ReminderInvariant from '../src/invariant.ts'
 import { scratch } from '../support/scratch.ts'

@@ -6,13 +6,8 @@ import { describe, expect, it } from 'vitest'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { Config } from '../src/config.ts'
 import { createGuard, type Observation } from '../src/guard.ts'
-import {
-  detailedPollReminder,
-  detailedReminder,
-  shortPollReminder,
-  shortReminder,
-  withheldPollFeedback,
-} from '../src/texts.ts'
+import { detailedPollReminder, shortPollReminder, withheldPollFeedback } from '../src/rules/poll.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { Script, ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -118,10 +113,12 @@ describe("busy polls of a background job, with dsh's bash and job tools as dsh-b
     expect(session!.configReminders).toEqual(placed(session!.recordedReminders))
     // The model kept polling after the first reminder, and read the job with wait: true after the second.
     expect(session!.recordedReminders.map((r) => [r.kind, r.repeatedResult, r.effect])).toEqual([
-      ['short', true, 'repeated'],
-      ['detailed', true, 'waited'],
+      ['poll', true, 'repeated'],
+      ['poll', true, 'waited'],
     ])
-    expect(report.total.effects.detailed.waited).toBe(1)
+    expect(report.total.effects.poll.waited).toBe(1)
+    // The detailed one is evidence for escalating, as a detailed reminder of an identical run is.
+    expect(report.total.detailedOnRepeatedResults.waited).toBe(1)
     const chosen = report.suggestions!.find((s) => s.recommended)!
     expect(chosen.onRepeatedResults).toBeGreaterThanOrEqual(2)
     expect(chosen.onChangedResults).toBe(0)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, shortReminder } from '../src/texts.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { name as packageName } from '../package.json' with { type: 'json' }
 import * as Reminder from '../src/index.ts'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import { detailedReminder, shortReminder } from '../src/texts.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
 import { injected, prompt, PROVIDER, registerContentTools, reminders } from '../support/harness.ts'
 import { ScriptedModel, type ScriptedCall } from '../support/model.ts'

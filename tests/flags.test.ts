@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Config } from '../src/config.ts'
-import { CONFIG_FLAGS, configFromFlags, flagsHelp } from '../src/flags.ts'
+import { Config, defaultOf, meaning } from '../src/config.ts'
+import { configFromFlags, flagKeys, flagsHelp } from '../src/flags.ts'
 import { USAGE } from '../src/replay/options.ts'
 
 describe('the config as command-line flags', () => {
@@ -80,47 +80,37 @@ describe('the config as command-line flags', () => {
       'description, its numeric default and whether it repeats, wrapped ' +
       'under the description column',
     () => {
-      expect(flagsHelp(32)).toBe(
-        [
-          '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
-          '                                text, later ones the detailed text. Default 3,5,8.',
-          '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
-          '                                or a comma list.',
-          '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
-          '                                or a comma list.',
-          '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
-          '                                always compared whole. Default 500.',
-          '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
-          '                                tool.',
-          '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
-          '                                comma list.',
-          '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
-          '                                compared. Repeatable, or a comma list.',
-          '  --relapse                     Opt-in: a run interrupted by other calls goes on when the call comes',
-          '                                back.',
-          '  --cycles                      Opt-in: also recognise repeating cycles of distinct calls.',
-          '  --max-cycle-period N          The longest cycle, in distinct calls, that cycles looks for. Default',
-          '                                4.',
-          '  --remind-every N              Opt-in: past the last threshold, remind again every this many',
-          '                                repeats; 0 stays silent. Default 0.',
-          '  --block-at N                  Opt-in: from this run length on, withhold every further call, denied',
-          '                                before it runs where its result cannot decide the run; 0 never',
-          '                                withholds. Default 0.',
-          '  --mask-noise                  Opt-in: outcomes are compared with durations, clock times, dates,',
-          '                                process ids, temporary paths and long hex ids masked.',
-          '  --same-failure                Opt-in: calls to one tool that fail in a row with the same error',
-          '                                text count as a run whatever their arguments.',
-          '  --rereads                     Opt-in: remind a read of files or folders that returns what the same',
-          '                                read (or a bash read asking the same in other words) returned 2 to 6',
-          '                                calls back, with only reads between.',
-          '  --read-only-tools PATTERN     For rereads: the tools that only read files and folders, as *',
-          '                                patterns; bash commands are judged by an allowlist of commands and',
-          '                                options. Repeatable, or a comma list.',
-          '  --navigation-tools PATTERN    For rereads: the tools that only move a view, whose results depend',
-          '                                on where it is; they change nothing, and are never reminded as',
-          '                                rereads. Repeatable, or a comma list.',
-        ].join('\n'),
-      )
+      const help = flagsHelp(32).split('\n')
+      // The shared options first, in the schema's order; a number's default and a list's repeat said.
+      expect(help.slice(0, 8)).toEqual([
+        '  --thresholds LIST             Run lengths at which a reminder is due; the first gets the short',
+        '                                text, later ones the detailed text. Default 3,5,8.',
+        '  --arguments-preview-chars N   Most characters of arguments a detailed reminder quotes; calls are',
+        '                                always compared whole. Default 500.',
+        '  --include PATTERN             Tools to track, as * patterns; empty tracks every tool. Repeatable,',
+        '                                or a comma list.',
+        '  --exclude PATTERN             Tools never to track, as * patterns; wins over include. Repeatable,',
+        '                                or a comma list.',
+      ])
+      // An option that is true or a list of patterns: two flags, each with its own words.
+      expect(help.slice(8, 13)).toEqual([
+        '  --result-aware                Opt-in: a repeat counts only when its outcome repeats too, for every',
+        '                                tool.',
+        '  --result-aware-tools PATTERN  As --result-aware, for the matching tools only. Repeatable, or a',
+        '                                comma list.',
+        '  --ignore-arguments TOOL.ARG   Opt-in: <tool pattern>.<argument> entries left out when calls are',
+      ])
+      // Every option's flag opens with its description, code marks left out; a boolean takes no value.
+      const opening = help.filter((line) => line.startsWith('  --'))
+      expect(opening).toHaveLength(flagKeys().length)
+      for (const [flag, key] of flagKeys()) {
+        const line = opening.find((l) => l.startsWith(`  --${flag} `)) ?? ''
+        const words = meaning(key).replaceAll('`', '').split(' ').slice(0, 3).join(' ')
+        const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        if (flag.startsWith('result-aware')) continue
+        expect(line.slice(32)).toMatch(new RegExp(`^${escaped}`))
+        expect(line.slice(0, 32).trim().split(' ')).toHaveLength(typeof defaultOf(key) === 'boolean' ? 1 : 2)
+      }
     },
   )
 
@@ -148,7 +138,7 @@ describe('the config as command-line flags', () => {
   )
 
   it('every flag is named after the option it sets, in kebab case; a second flag of one option adds a suffix', () => {
-    for (const [flag, { key }] of Object.entries(CONFIG_FLAGS)) {
+    for (const [flag, key] of flagKeys()) {
       const named = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
       expect(flag === named || flag.startsWith(`${named}-`)).toBe(true)
     }

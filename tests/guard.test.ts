@@ -1,7 +1,8 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, shortReminder, withheldFeedback } from '../src/texts.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
+import { withheldFeedback } from '../src/texts.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'
 import { GREP, READ, turns } from './support/calls.ts'
@@ -19,25 +20,24 @@ describe('the new rules in the guard, one condition at a time', () => {
       calls.map(([tool, args, { isError, content }]) => ({ tool, args, text: content[0]!.text, isError })),
     )
 
-  it(
-    'a call is compared with only what its config needs: no outcome for ' +
-      'the rules unless one is on, and a failure only for sameFailure',
-    () => {
-      const failing = out('boom\n[exit code: 1]')
-      expect(comparison(Config({})).call('bash', {}, failing)).toEqual({
+  it('a call is compared with only what its config needs: its outcome only where outcomes are compared', () => {
+    const failing = out('boom\n[exit code: 1]')
+    for (const config of [{}, { rereads: true }, { sameFailure: true }])
+      expect(comparison(Config(config)).call('bash', {}, failing)).toEqual({
         tool: 'bash',
         args: {},
         ignored: [],
         outcome: undefined,
       })
-      expect(comparison(Config({ rereads: true })).call('bash', {}, failing)).toMatchObject({
-        failed: false,
-        seen: { isError: false },
-      })
-      expect(comparison(Config({ sameFailure: true })).call('bash', {}, failing)).toMatchObject({ failed: true })
-      expect(comparison(Config({ sameFailure: true })).call('bash', {}, out('fine'))).toMatchObject({ failed: false })
-    },
-  )
+    // The rules that judge every result ask for the outcome when they need it, noise masked as configured.
+    const noisy = out('took 5ms')
+    const call = comparison(Config({})).call('bash', {}, noisy)
+    expect(comparison(Config({})).outcome(call, noisy)).toEqual({ isError: false, content: noisy.content })
+    expect(comparison(Config({ maskNoise: true })).outcome(call, noisy)).toEqual({
+      isError: false,
+      content: [{ type: 'text', text: 'took <duration>' }],
+    })
+  })
 
   it('sameFailure needs the same tool, both calls failing, the same error, and the option', () => {
     const fail = (

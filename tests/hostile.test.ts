@@ -1,6 +1,6 @@
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { detailedReminder, shortReminder } from '../src/texts.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { harness, injected, runAgent as run } from '../support/harness.ts'
 import type { ScriptedTurn } from '../support/model.ts'

@@ -3,21 +3,15 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import { readNotice, notice } from '../src/reminders.ts'
-import {
-  cycleReminder,
-  detailedPollReminder,
-  detailedReminder,
-  failureReminder,
-  rereadText,
-  shortPollReminder,
-  shortReminder,
-  deniedBeforeRunning,
-  withheldFailureFeedback,
-  withheldFeedback,
-  withheldPollFeedback,
-} from '../src/texts.ts'
-import type { Verdict } from '../src/rules/rule.ts'
+import { NOTICE_KINDS, noticeKind, notice, readNotice } from '../src/reminders.ts'
+import { cycleReminder } from '../src/rules/cycle.ts'
+import { failureReminder, withheldFailureFeedback } from '../src/rules/failure.ts'
+import { detailedPollReminder, shortPollReminder, withheldPollFeedback } from '../src/rules/poll.ts'
+import { rereadText } from '../src/rules/reread.ts'
+import { detailedReminder, shortReminder } from '../src/rules/run.ts'
+import { deniedBeforeRunning, withheldFeedback } from '../src/texts.ts'
+import type { Kind, Verdict } from '../src/rules/index.ts'
+import type { RunVerdict } from '../src/rules/run.ts'
 import { harness, injected, runAgent as run, requestContext } from '../support/harness.ts'
 import type { ScriptedCall } from '../support/model.ts'
 import { source, times, turns } from './support/calls.ts'
@@ -233,50 +227,70 @@ describe('delivery', () => {
 
 describe('a notice read back as replay reads it: the writer and the reader agree', () => {
   const call = (tool: string) => ({ tool, args: { p: 1 }, ignored: [], outcome: undefined })
-  const loop = (extra: Partial<Verdict>): Verdict => ({
-    kind: 'run',
-    calls: [call('grep')],
-    run: 3,
-    length: 3,
-    measured: 3,
-    complete: true,
-    resumed: false,
-    ...extra,
-  })
-  const read = (run: Verdict, first: boolean) => {
-    const message = notice(run, { first, cap: 500 })
+  const base = { run: 3, length: 3, measured: 3, complete: true, resumed: false }
+  const run = (extra: Partial<RunVerdict> = {}): RunVerdict => {
+    const grep = call('grep')
+    return { kind: 'run', call: grep, calls: [grep], ...base, ...extra }
+  }
+  const read = (verdict: Verdict, first: boolean) => {
+    const message = notice(verdict, { first, cap: 500 })
     return readNotice((message.source as { summary: string }).summary, message.content)
   }
+  const job = call('job_output')
+  const fetch = call('fetch')
 
   it.each<[string, Verdict, boolean, ReturnType<typeof readNotice>]>([
-    ['a short reminder', loop({}), true, { tools: ['grep'], poll: false, kind: 'short' }],
-    ['a detailed reminder', loop({ length: 5 }), false, { tools: ['grep'], poll: false, kind: 'detailed' }],
+    ['a short reminder', run(), true, { tools: ['grep'], kind: 'run', detailed: false }],
+    ['a detailed reminder', run({ length: 5 }), false, { tools: ['grep'], kind: 'run', detailed: true }],
     [
       'a short one on repeated results, resumed',
-      loop({ calls: [{ ...call('grep'), outcome: { isError: false, content: [] } }], resumed: true }),
+      run({ calls: [{ ...call('grep'), outcome: { isError: false, content: [] } }], resumed: true }),
       true,
-      { tools: ['grep'], poll: false, kind: 'short' },
+      { tools: ['grep'], kind: 'run', detailed: false },
     ],
     [
       'a cycle',
-      loop({ calls: [call('grep'), call('read_file')], length: 2 }),
+      { kind: 'cycle', calls: [call('grep'), call('read_file')], ...base, length: 2 },
       true,
-      { tools: ['grep', 'read_file'], poll: false, kind: 'cycle' },
+      { tools: ['grep', 'read_file'], kind: 'cycle', detailed: true },
     ],
     [
       "a busy poll's short reminder",
-      loop({ calls: [call('job_output')], job: 'bash-1' }),
+      { kind: 'poll', call: job, calls: [job], ...base, job: 'bash-1' },
       true,
-      { tools: ['job_output'], poll: true, kind: 'short' },
+      { tools: ['job_output'], kind: 'poll', detailed: false },
     ],
     [
       "a busy poll's detailed reminder",
-      loop({ calls: [call('job_output')], job: 'bash-1', length: 6 }),
+      { kind: 'poll', call: job, calls: [job], ...base, job: 'bash-1', length: 6 },
       false,
-      { tools: ['job_output'], poll: true, kind: 'detailed' },
+      { tools: ['job_output'], kind: 'poll', detailed: true },
     ],
-  ])('%s', (_label, run, first, expected) => {
-    expect(read(run, first)).toEqual(expected)
+    [
+      'a failure run',
+      { kind: 'failure', call: fetch, calls: [fetch], ...base, error: 'quota' },
+      true,
+      { tools: ['fetch'], kind: 'failure', detailed: true },
+    ],
+    [
+      'a reread',
+      { kind: 'reread', call: fetch, calls: [fetch], ...base, length: 2, back: 3, otherWords: undefined },
+      true,
+      { tools: ['fetch'], kind: 'reread', detailed: false },
+    ],
+  ])('%s', (_label, verdict, first, expected) => {
+    expect(read(verdict, first)).toEqual(expected)
+  })
+
+  it('how replay files each: a run by its text, any other kind by its kind', () => {
+    const filed = (kind: Kind, detailed: boolean) => noticeKind({ tools: [], kind, detailed })
+    expect([filed('run', false), filed('run', true), filed('poll', false), filed('reread', true)]).toEqual([
+      'short',
+      'detailed',
+      'poll',
+      'reread',
+    ])
+    expect(NOTICE_KINDS).toEqual(['short', 'detailed', 'failure', 'poll', 'cycle', 'reread'])
   })
 
   it("a summary's tools: before the last ×, split at the arrows; a summary without × is all tool", () => {
@@ -286,8 +300,12 @@ describe('a notice read back as replay reads it: the writer and the reader agree
       readNotice('grep × 3', [
         { type: 'image', mediaType: 'image/png', data: 'AA' },
         { type: 'text', text: 7 },
-      ] as never).kind,
-    ).toBe('short')
+      ] as never),
+    ).toEqual({ tools: ['grep'], kind: 'run', detailed: false })
+  })
+
+  it("a kind's mark read anywhere but at the end is no mark", () => {
+    expect(readNotice('grep (busy poll) × 3', []).kind).toBe('run')
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { shortReminder } from '../src/texts.ts'
+import { shortReminder } from '../src/rules/run.ts'
 import { afterCalls, injected, runAgent, type Injected } from '../support/harness.ts'
 import type { ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { source, turns } from './support/calls.ts'

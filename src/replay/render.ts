@@ -7,7 +7,7 @@ import { preview } from '../arguments.ts'
 import { EFFECTS, effectCount } from './effects.ts'
 import type { LoopCost } from './cost.ts'
 import type { ReminderReport, Report, SessionReport } from './report.ts'
-import type { EffectKind, Totals } from './totals.ts'
+import { EFFECT_KINDS, type Totals } from './totals.ts'
 import type { EpisodeScore, Score } from './score.ts'
 import { advice } from './advice.ts'
 import type { Advice } from './suggest.ts'
@@ -22,9 +22,6 @@ const BAR = 40
  * `argumentsPreviewChars` of them).
  */
 const QUOTED = 60
-
-/** The rows of "did the reminders work", in the order they print. */
-const EFFECT_KINDS: readonly EffectKind[] = ['short', 'detailed', 'cycle', 'withheld']
 
 /** The most items a list on one line of a session's detail shows before "and N more". */
 const LISTED = 10

@@ -3,7 +3,7 @@
  * not sessions, so memory stays flat however many are replayed. Pure: reports
  * in, numbers out.
  */
-import type { NoticeKind } from '../reminders.ts'
+import { NOTICE_KINDS, type NoticeKind } from '../reminders.ts'
 import { noEffects, type EffectCounts } from './effects.ts'
 import type { LoopCost } from './cost.ts'
 import { addLoops, byRepeatedCalls, type Report, type ToolLoops } from './report.ts'
@@ -11,6 +11,9 @@ import type { LoggedReminder } from './transcript.ts'
 
 /** Which kind of recorded reminder or withheld result an effect followed. */
 export type EffectKind = NoticeKind | 'withheld'
+
+/** Every kind of recorded reminder, then withheld results: the order the report lists them in. */
+export const EFFECT_KINDS: readonly EffectKind[] = [...NOTICE_KINDS, 'withheld']
 
 /** Per tool: how many recorded reminders the model repeated the call past. */
 interface RepeatedPast {
@@ -71,7 +74,7 @@ export function emptyTotals(): Totals {
     recordedDenied: 0,
     configWithheld: 0,
     configDenied: 0,
-    effects: { short: noEffects(), detailed: noEffects(), cycle: noEffects(), withheld: noEffects() },
+    effects: Object.fromEntries(EFFECT_KINDS.map((kind) => [kind, noEffects()])) as Totals['effects'],
     detailedOnRepeatedResults: noEffects(),
     repeatedPast: [],
     cost: {
@@ -95,7 +98,11 @@ export function looped(report: Report): boolean {
  * Add one session's report to the totals; the ranked lists stay ranked. `logged` are its recorded
  * reminders as the transcript read them, in the report's order: the tools each was about.
  */
-export function addToTotals(total: Totals, s: Report, logged: readonly Pick<LoggedReminder, 'tools'>[]): void {
+export function addToTotals(
+  total: Totals,
+  s: Report,
+  logged: readonly Pick<LoggedReminder, 'tools' | 'detailed'>[],
+): void {
   total.sessions++
   if (looped(s)) total.sessionsWithLoops++
   total.toolCalls += s.toolCalls
@@ -113,11 +120,14 @@ export function addToTotals(total: Totals, s: Report, logged: readonly Pick<Logg
   total.recordedDenied += s.recordedWithheld.filter((b) => b.denied).length
   total.configWithheld += s.configWithheld.length
   total.configDenied += s.configDenied.length
-  for (const [i, r] of s.recordedReminders.entries()) {
+  s.recordedReminders.forEach((r, i) => {
+    const { tools, detailed } = logged[i] as (typeof logged)[number]
     total.effects[r.kind][r.effect]++
-    if (r.kind === 'detailed' && r.repeatedResult) total.detailedOnRepeatedResults[r.effect]++
-    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, logged[i]!.tools.at(-1)!)
-  }
+    // The evidence for escalating: the detailed texts, of identical runs and of busy polls.
+    if (detailed && (r.kind === 'detailed' || r.kind === 'poll') && r.repeatedResult)
+      total.detailedOnRepeatedResults[r.effect]++
+    if (r.effect === 'repeated') addRepeatedPast(total.repeatedPast, tools.at(-1) as string)
+  })
   for (const b of s.recordedWithheld) {
     total.effects.withheld[b.effect]++
   }

@@ -10,8 +10,9 @@ import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { deliveredArguments } from '../arguments.ts'
 import { isRecord, kept } from '../values.ts'
 import { comparison, type Comparison, type ComparedBy } from '../compare.ts'
-import { LONGEST_CYCLE, name } from '../config.ts'
-import { readNotice, type NoticeKind } from '../reminders.ts'
+import { name } from '../config.ts'
+import { LONGEST_CYCLE } from '../rules/cycle.ts'
+import { type NoticeKind, noticeKind, readNotice } from '../reminders.ts'
 import { deniedBeforeRunning } from '../texts.ts'
 import { type Outcome, type Result, sameOutcome } from '../results.ts'
 import { Problem } from '../problem.ts'
@@ -46,6 +47,8 @@ export interface LoggedReminder {
   afterCall: number
   summary: string
   kind: NoticeKind
+  /** Whether it was a detailed text: the arguments quoted on a line of their own. */
+  detailed: boolean
   /** The tools its summary names, in order. */
   tools: string[]
 }
@@ -160,8 +163,8 @@ class Transcriber {
       if (this.recovered) return
       throw new Problem(`reminder (event ${seq}) from ${name} comes before any tool result`)
     }
-    const { kind, tools } = readNotice(summary, message.content)
-    transcript.reminders.push({ afterCall: transcript.calls, summary, kind, tools })
+    const read = readNotice(summary, message.content)
+    transcript.reminders.push({ ...read, afterCall: transcript.calls, summary, kind: noticeKind(read) })
   }
 
   /** A call's first result makes it a call of the transcript, compared with the calls before it. */

@@ -1,29 +1,87 @@
 /**
  * `cycles`: from one agent's latest calls and the streak of each period,
  * whether a call continues an exact repeating cycle of 2 to `maxCyclePeriod`
- * distinct calls, and how far it has gone. A cycle's loop replaces the run's.
+ * distinct calls, and how far it has gone. A cycle's verdict replaces the run's.
  */
+import Schema from '@deepseek-ai/schemastery'
+import { argumentsPreview } from '../arguments.ts'
+import { option } from '../checks.ts'
 import type { Call } from '../compare.ts'
-import type { Rule } from './rule.ts'
+import { TRUE_OR_FALSE } from '../options.ts'
+import { identical, type Wording, withheldLoop, wording } from '../texts.ts'
+import type { Entry, Found } from './rule.ts'
 
-/** The cycle rule, for cycles of at most `maxCyclePeriod` calls. */
-export function cycle(maxCyclePeriod: number): Rule<CycleState> {
-  return {
-    phase: 'loop',
-    start: (call) => ({ recent: [call], streaks: [], period: 0 }),
-    copy: (state) => ({ recent: [...state.recent], streaks: [...state.streaks], period: state.period }),
-    step(state, { call, continues, same, found }) {
-      const cycle = nextCycle(state, call, continues, maxCyclePeriod, same)
-      if (cycle === undefined) return undefined
-      const loop = found!
-      loop.kind = 'cycle'
-      loop.calls = cycle.calls
-      loop.length = loop.measured = cycle.length
-      loop.complete = cycle.complete
-      loop.job = undefined
-      return loop
-    },
-  }
+/** The largest `maxCyclePeriod`: the most calls apart that two calls the guard compares can be. */
+export const LONGEST_CYCLE = 8
+
+/** A repeating cycle of distinct calls: `calls` in the order it opened, `length` its complete repetitions. */
+export interface CycleVerdict extends Found {
+  readonly kind: 'cycle'
+}
+
+/** The reminder for a repeating cycle; `calls` are the tools in order with their argument previews. */
+export function cycleReminder(
+  calls: { tool: string; preview: string }[],
+  length: number,
+  wording: Wording = {},
+): string {
+  const { sameResults = false } = wording
+  return (
+    `Reminder: you are repeating the same sequence of ${calls.length} ` +
+    `tool calls with ${identical(wording)}${sameResults ? ' and identical results' : ''}; ` +
+    `it has now run ${length} times in a row:\n` +
+    calls.map((call, i) => `${i + 1}. ${call.tool} ${call.preview}\n`).join('') +
+    'This sequence is making no progress. Do not run it again with the same arguments. ' +
+    'Inspect the latest results and choose a different action or different arguments, ' +
+    'or finish if you already have enough evidence.'
+  )
+}
+
+const options = {
+  cycles: option(Schema.boolean(), false, 'Opt-in: also recognise repeating cycles of distinct calls.', TRUE_OR_FALSE),
+  maxCyclePeriod: option(
+    Schema.natural().min(2).max(LONGEST_CYCLE),
+    4,
+    'The longest cycle, in distinct calls, that `cycles` looks for.',
+    { value: `must be an integer from 2 to ${LONGEST_CYCLE}` },
+  ),
+}
+
+/** The cycle rule's entry. */
+export const cycle: Entry<typeof options, CycleVerdict> = {
+  phase: 'loop',
+  options,
+  kind: 'cycle',
+  texts: {
+    mark: '',
+    notice: (loop, { cap }) =>
+      cycleReminder(
+        loop.calls.map((c) => ({ tool: c.tool, preview: argumentsPreview(c.args, cap, c.ignored) })),
+        loop.length,
+        wording(loop),
+      ),
+    withheld: withheldLoop,
+  },
+  candidate: { cycles: true },
+  make: ({ cycles, maxCyclePeriod }) =>
+    cycles
+      ? {
+          phase: 'loop',
+          start: (first): CycleState => ({ recent: [first.call], streaks: [], period: 0 }),
+          copy: (state: CycleState) => ({
+            recent: [...state.recent],
+            streaks: [...state.streaks],
+            period: state.period,
+          }),
+          step(state: CycleState, { call, continues, same }, found) {
+            const cycle = nextCycle(state, call, continues, maxCyclePeriod, same)
+            if (cycle === undefined) return undefined
+            const { run, resumed } = found
+            const { calls, length, complete } = cycle
+            return { kind: 'cycle', calls, run, length, measured: length, complete, resumed }
+          },
+        }
+      : undefined,
 }
 
 /**

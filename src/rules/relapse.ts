@@ -1,9 +1,15 @@
 /**
  * `relapse`: a run that comes back after other calls goes on counting where
- * it stopped. Remembers the latest runs that other calls interrupted.
+ * it stopped. Remembers the latest runs that other calls interrupted. A
+ * resumed run is still an identical run: its verdict and texts are the run's,
+ * worded as coming back to it.
  */
+import Schema from '@deepseek-ai/schemastery'
+import { option } from '../checks.ts'
 import type { Call } from '../compare.ts'
-import type { Rule } from './rule.ts'
+import { TRUE_OR_FALSE } from '../options.ts'
+import type { Entry, Seen } from './rule.ts'
+import { type RunVerdict, runTexts } from './run.ts'
 
 /**
  * How many interrupted runs each agent remembers: enough to come back after a detour of several
@@ -20,23 +26,43 @@ interface Relapse {
   interrupted: { call: Call; runLength: number }[]
 }
 
-/** The relapse rule. */
-export const relapse: Rule<Relapse> = {
+const options = {
+  relapse: option(
+    Schema.boolean(),
+    false,
+    'Opt-in: a run interrupted by other calls goes on when the call comes back.',
+    TRUE_OR_FALSE,
+  ),
+}
+
+/** The relapse rule's entry. */
+export const relapse: Entry<typeof options, RunVerdict> = {
   phase: 'loop',
-  start: () => ({ runLength: 1, resumed: false, interrupted: [] }),
-  copy: (state) => ({ ...state, interrupted: [...state.interrupted] }),
-  step(state, { call, latest, continues, from, same, found }) {
-    if (continues) state.runLength = from ?? state.runLength + 1
-    else {
-      const back = resume(state, latest, call, same)
-      state.runLength = (back ?? 0) + 1
-      state.resumed = back !== undefined
-    }
-    const loop = found!
-    loop.length = loop.measured = state.runLength
-    loop.resumed = state.resumed
-    return loop
-  },
+  options,
+  kind: 'run',
+  texts: runTexts,
+  candidate: { relapse: true },
+  make: (config) =>
+    config.relapse
+      ? {
+          phase: 'loop',
+          start: (): Relapse => ({ runLength: 1, resumed: false, interrupted: [] }),
+          copy: (state: Relapse) => ({ ...state, interrupted: [...state.interrupted] }),
+          step: (state: Relapse, seen: Seen, found) => {
+            const { call, latest, continues, from, same } = seen
+            if (continues) state.runLength = from ?? state.runLength + 1
+            else {
+              const back = resume(state, latest, call, same)
+              state.runLength = (back ?? 0) + 1
+              state.resumed = back !== undefined
+            }
+            // Until a run resumes it counts as the identical run does: that verdict stands.
+            if (!state.resumed) return undefined
+            const length = state.runLength
+            return { ...found, kind: 'run', call, length, measured: length, resumed: true }
+          },
+        }
+      : undefined,
 }
 
 /**
@@ -46,7 +72,7 @@ export const relapse: Rule<Relapse> = {
 function resume(state: Relapse, latest: Call, call: Call, same: (a: Call, b: Call) => boolean): number | undefined {
   const { interrupted } = state
   const at = interrupted.findIndex((earlier) => same(earlier.call, call))
-  const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]!.runLength
+  const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]?.runLength
   interrupted.push({ call: latest, runLength: state.runLength })
   if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
   return back

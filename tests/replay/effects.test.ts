@@ -1,3 +1,4 @@
+import { noEffects } from '../../src/replay/effects.ts'
 import { describe, expect, it } from 'vitest'
 import type { ScriptedCall } from '../../support/model.ts'
 import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
@@ -35,6 +36,9 @@ describe('what followed each recorded reminder', () => {
       short: { repeated: 1, waited: 0, relapsed: 0, changed: 0, ended: 0 },
       detailed: { repeated: 0, waited: 0, relapsed: 0, changed: 1, ended: 0 },
       cycle: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
+      failure: noEffects(),
+      poll: noEffects(),
+      reread: noEffects(),
       withheld: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
     })
   })

@@ -319,6 +319,9 @@ describe('the text report: did the reminders work', () => {
       short: { ...noEffects(), ended: 1 },
       detailed: noEffects(),
       cycle: { ...noEffects(), changed: 2 },
+      failure: noEffects(),
+      poll: noEffects(),
+      reread: noEffects(),
       withheld: { ...noEffects(), ended: 1 },
     }
     // As many reminders as withheld results: the section is still there.
@@ -355,7 +358,7 @@ describe('the text report: did the reminders work', () => {
       session('s', {
         recordedReminders: [repeated('b × 3'), repeated('a → c × 2'), repeated('c × 5'), repeated('a × 3')],
       }),
-      [{ tools: ['b'] }, { tools: ['a', 'c'] }, { tools: ['c'] }, { tools: ['a'] }],
+      [['b'], ['a', 'c'], ['c'], ['a']].map((tools) => ({ tools, detailed: false })),
     )
     expect(total.repeatedPast).toEqual([
       { tool: 'c', reminders: 2 },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { cycleReminder, detailedReminder, shortReminder, withheldFeedback } from '../../src/texts.ts'
+import { cycleReminder } from '../../src/rules/cycle.ts'
+import { detailedReminder, shortReminder } from '../../src/rules/run.ts'
+import { withheldFeedback } from '../../src/texts.ts'
 import { afterCalls, harness, injected, runAgent, summaries, toolResults } from '../../support/harness.ts'
 import type { ScriptedCall } from '../../support/model.ts'
 import { GREP, READ, source, TODO, turns } from '../support/calls.ts'

@@ -1,6 +1,6 @@
 import { Config } from '../../src/config.ts'
 import { createGuard } from '../../src/guard.ts'
-import { withheldFailureFeedback } from '../../src/texts.ts'
+import { withheldFailureFeedback } from '../../src/rules/failure.ts'
 import { describe, expect, it } from 'vitest'
 import { observeAll, remindedOf } from '../support/guard.ts'
 
@@ -16,7 +16,7 @@ describe('rules/failure (sameFailure): its verdict as data', () => {
       undefined,
       { kind: 'failure', length: 5, tools: ['fetch'] },
     ])
-    expect(seen.map((o) => o.reminded?.failure)).toEqual([
+    expect(seen.map((o) => (o.reminded?.kind === 'failure' ? o.reminded.error : undefined))).toEqual([
       undefined,
       undefined,
       'error: quota exceeded',

@@ -15,7 +15,7 @@ describe('rules/poll (the busy poll): its verdict as data', () => {
       { kind: 'poll', length: 3, tools: ['job_output'] },
       { kind: 'poll', length: 4, tools: ['job_output'] },
     ])
-    expect(seen[2]!.reminded!.job).toBe('bash-1')
+    expect(seen[2]?.reminded).toMatchObject({ kind: 'poll', job: 'bash-1' })
   })
 })
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { comparison } from '../../src/compare.ts'
 import { Config } from '../../src/config.ts'
 import { createGuard } from '../../src/guard.ts'
-import { rereadText } from '../../src/texts.ts'
+import { rereadText } from '../../src/rules/reread.ts'
 
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 
@@ -256,13 +255,23 @@ describe('rereads: which repeats the guard reminds', () => {
     ])
   })
 
-  it('the comparison of a config keeps its read-only and navigation tools', () => {
-    const compared = comparison(Config({ readOnlyTools: ['r*'], navigationTools: ['g*'] }))
-    expect([
-      compared.readOnly('read'),
-      compared.readOnly('goto'),
-      compared.navigation('goto'),
-      compared.navigation('read'),
-    ]).toEqual([true, false, true, false])
+  it('a config names its own read-only and navigation tools, as patterns', () => {
+    const config = { readOnlyTools: ['r*'], navigationTools: ['g*'] }
+    const calls = (tool: string): [string, unknown, string][] => [
+      [tool, { p: 1 }, 'A'],
+      ['rx', { p: 2 }, 'B'],
+      [tool, { p: 1 }, 'A'],
+    ]
+    expect(drive(config, calls('read'))).toEqual([[3, rereadText(2)]])
+    expect(drive(config, calls('grep'))).toEqual([])
+    // A navigation tool changes nothing, but is never reminded as a reread itself.
+    expect(drive(config, calls('goto'))).toEqual([])
+    expect(
+      drive(config, [
+        ['rx', { p: 1 }, 'A'],
+        ['goto', { p: 2 }, 'B'],
+        ['rx', { p: 1 }, 'A'],
+      ]),
+    ).toEqual([[3, rereadText(2)]])
   })
 })

@@ -1,4 +1,10 @@
-/** The config with every option at its default, written out: what the tests hold the schema's defaults to. */
+import { RULES } from '../../src/rules/index.ts'
+
+/**
+ * The config with every option at its default: the shared options written out (the stock
+ * plugin's four first), then each rule's as the registry declares it. `config.test.ts` holds every
+ * rule's switch to off by default and passes each default back through `Config`.
+ */
 export const DEFAULTS = Object.freeze({
   thresholds: [3, 5, 8],
   argumentsPreviewChars: 500,
@@ -6,30 +12,10 @@ export const DEFAULTS = Object.freeze({
   exclude: [],
   resultAware: false,
   ignoreArguments: [],
-  relapse: false,
-  cycles: false,
-  maxCyclePeriod: 4,
   remindEvery: 0,
   blockAt: 0,
   maskNoise: false,
-  sameFailure: false,
-  rereads: false,
-  readOnlyTools: [
-    'read',
-    'read_image',
-    'grep',
-    'glob',
-    'Read',
-    'Grep',
-    'Glob',
-    'LS',
-    'read_file',
-    'read_many_files',
-    'list_directory',
-    'search_file_content',
-    'search_file',
-    'search_dir',
-    'find_file',
-  ],
-  navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
+  ...Object.fromEntries(
+    RULES.flatMap((entry) => Object.entries(entry.options).map(([key, option]) => [key, option.schema.meta.default])),
+  ),
 })

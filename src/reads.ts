@@ -1,0 +1,116 @@
+/**
+ * What a call reads and what it changes, as far as can be proven: a
+ * `readOnlyTools` tool or a `bash` command the allowlist proves only reads
+ * (`shell/`) changes nothing; a navigation tool only moves a view; a `bash`
+ * command that only writes files names them. What is not proven to only read
+ * may change anything. For the rules that ask whether a call asks again what
+ * an earlier one asked, with nothing changed between.
+ */
+import { SHELL_TOOL, shellCommand } from './shell/command.ts'
+import { isRecord } from './values.ts'
+
+/**
+ * The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's
+ * `read`, and its peers in the default `readOnlyTools`.
+ */
+const VIEW_TOOLS = new Set(['read', 'Read', 'read_file'])
+
+/**
+ * The tools taken to only read the workspace by default: dsh's own file
+ * readers (`read`, `read_image`, `grep`, `glob`), and the readers of harnesses
+ * whose sessions are replayed as dsh logs: Claude Code's, Gemini CLI's and
+ * SWE-agent's searches. Not a job's output, nor the web: what they read
+ * changes by itself.
+ */
+export const READ_ONLY_TOOLS = [
+  'read',
+  'read_image',
+  'grep',
+  'glob',
+  'Read',
+  'Grep',
+  'Glob',
+  'LS',
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'search_file_content',
+  'search_file',
+  'search_dir',
+  'find_file',
+]
+
+/** What a call reads and changes. */
+export interface Reads {
+  /**
+   * Whether it changes nothing a later call reads: a read-only or navigation tool, or a `bash`
+   * command that only reads.
+   */
+  readOnly: boolean
+  /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
+  navigation: boolean
+  /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
+  view: boolean
+  /** For a view: the files it shows. */
+  files: readonly string[]
+  /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
+  question: string | undefined
+  /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
+  writes: readonly string[] | undefined
+}
+
+/** How the tools a config names are told apart: those that only read, and those that only move a view. */
+export interface ToolKinds {
+  readOnly: (tool: string) => boolean
+  navigation: (tool: string) => boolean
+}
+
+/** Whether two calls are `bash` reads asking the same question: the same operands in the same folder. */
+export function sameQuestion(a: Reads, b: Reads): boolean {
+  return a.question !== undefined && a.question === b.question
+}
+
+/** Whether a call (`c`) views another file than `read` does, or moves a view (a navigation tool). */
+export function viewsOther(c: Reads, read: Reads): boolean {
+  if (c.navigation) return true
+  return c.view && !c.files.some((file) => read.files.includes(file))
+}
+
+/**
+ * Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`)
+ * reads: it writes none of the paths the read names.
+ */
+export function untouched(asked: Reads, between: Reads): boolean {
+  // A question is asked only by a bash read.
+  if (asked.question === undefined || between.writes === undefined) return false
+  const named = asked.question.split('\n')
+  return between.writes.every(
+    (path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)),
+  )
+}
+
+/**
+ * The file a view tool's call shows: its `file_path` (dsh's `read`, Claude Code's `Read`) or `path`
+ * (Gemini CLI's `read_file`).
+ */
+function pathOf(args: unknown): string[] {
+  const path = isRecord(args) ? (args.file_path ?? args.path) : undefined
+  return typeof path === 'string' ? [path] : []
+}
+
+/** What a call to `tool` with `args` reads and changes, its tool judged by `kinds`. */
+export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
+  const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined
+  const command = shell === undefined ? undefined : shellCommand(shell.command as string)
+  const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
+  const navigation = kinds.navigation(tool)
+  return {
+    readOnly: navigation || kinds.readOnly(tool) || command?.readOnly === true,
+    navigation,
+    view: command?.view === true || VIEW_TOOLS.has(tool),
+    // Read only for a view: a bash view's files, a view tool's path.
+    files: command?.files ?? pathOf(args),
+    question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
+    writes: command?.writes,
+  }
+}
