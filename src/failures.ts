@@ -1,6 +1,6 @@
 /**
  * Whether a result says its call failed, and the error a reminder quotes of
- * it (`sameFailure`); and whether a result shows nothing at all (`rereads`).
+ * it; and whether a result shows nothing at all.
  * Knows dsh's failure markers and mini-swe-agent's return codes.
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'

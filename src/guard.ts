@@ -30,7 +30,7 @@ const NONE: Found = { kind: 'none', calls: [], run: 0, length: 0, measured: 0, c
 export interface Observation {
   /** How many identical calls in a row this call makes, itself included. */
   inARow: number
-  /** With `cycles`: the repeating cycle of distinct calls this call is part of, if any. */
+  /** The repeating cycle of distinct calls this call is part of, if the cycle rule is on and finds one. */
   cycle: Cycle | undefined
   /** The loop the reminder due at this call is about, as data; undefined when none is due. */
   reminded: Verdict | undefined

@@ -1,6 +1,6 @@
 /**
  * What a call reads and what it changes, as far as can be proven: a
- * `readOnlyTools` tool or a `bash` command the allowlist proves only reads
+ * tool a config names as read-only or a `bash` command the allowlist proves only reads
  * (`shell/`) changes nothing; a navigation tool only moves a view; a `bash`
  * command that only writes files names them. What is not proven to only read
  * may change anything. For the rules that ask whether a call asks again what
@@ -11,7 +11,7 @@ import { isRecord } from './values.ts'
 
 /**
  * The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's
- * `read`, and its peers in the default `readOnlyTools`.
+ * `read`, and its peers among the default read-only tools.
  */
 const VIEW_TOOLS = new Set(['read', 'Read', 'read_file'])
 
@@ -47,7 +47,7 @@ export interface Reads {
    * command that only reads.
    */
   readOnly: boolean
-  /** Whether its tool only moves a view (`navigationTools`): its result depends on where the view is. */
+  /** Whether its tool only moves a view (a navigation tool): its result depends on where the view is. */
   navigation: boolean
   /** Whether it shows content by position (`cat`, `sed -n`, dsh's `read`) rather than answering a question. */
   view: boolean

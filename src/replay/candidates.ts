@@ -9,6 +9,7 @@ import type { Config } from '../config.ts'
 import { effectCount, type EffectCounts } from './effects.ts'
 import type { LoggedCall } from './transcript.ts'
 import { sameJson } from '../arguments.ts'
+import { RULES } from '../rules/index.ts'
 
 /** One config to compare, named for a person by what it changes from the baseline. */
 export interface Candidate {
@@ -76,12 +77,12 @@ export function escalation(later: EffectCounts): Escalation {
 }
 
 /**
- * The configs to compare: the baseline; with `resultAware`; with `cycles`; with
- * the prose arguments left out; with `relapse`; with the progress tools (when
- * there are any) excluded, or result-aware alone; with every threshold two
- * calls later; from 2 (alone, with `resultAware`, with `cycles` and the prose
- * fields, and with `rereads` too); with `rereads`, with `sameFailure`, with
- * `resultAware` and `maskNoise`; and, only when `evidence` says the model went on repeating
+ * The configs to compare: the baseline; with `resultAware`; with the prose
+ * arguments left out; with the progress tools (when there are any) excluded,
+ * or result-aware alone; with every threshold two calls later; from 2 (alone,
+ * with `resultAware`, with `cycles` and the prose fields, and with `rereads`
+ * too); with each opt-in rule of the registry alone; with `resultAware` and
+ * `maskNoise`; and, only when `evidence` says the model went on repeating
  * after most detailed reminders, with `blockAt` and with `remindEvery`, the
  * evidence in their labels.
  */
@@ -93,10 +94,8 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
     if (!list.some((c) => sameJson(c.config, config))) list.push({ name, config })
   }
   add('resultAware', { resultAware: true })
-  add('cycles', { cycles: true })
   const prose = evidenceArguments(baseline)
   add('ignoreArguments: the prose fields', { ignoreArguments: prose })
-  add('relapse', { relapse: true })
   if (progress.length > 0) {
     add(`exclude ${progress.join(', ')}`, { exclude: [...new Set([...baseline.exclude, ...progress])] })
     // Scoped: the other tools keep comparing calls alone, as the baseline does.
@@ -131,9 +130,9 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
       rereads: true,
     })
   }
-  // The rules for loops in other words, each alone.
-  add('rereads', { rereads: true })
-  add('sameFailure', { sameFailure: true })
+  // Every opt-in rule alone, in the registry's order, named by what it turns on.
+  for (const { candidate } of RULES)
+    if (candidate !== undefined) add(Object.keys(candidate).join(', '), candidate as Partial<Config>)
   add('resultAware, maskNoise', { resultAware: true, maskNoise: true })
   // The evidence is said once, in the escalation line of the report and in the JSON's escalation, not in every name.
   if (evidence.escalate) {

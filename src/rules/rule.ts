@@ -23,7 +23,7 @@ export interface Measure {
   readonly measured: number
   /** Whether a reminder can be due at this call: a cycle's only when a repetition completes. */
   readonly complete: boolean
-  /** Whether the run went on after other calls (`relapse`). */
+  /** Whether the run went on after other calls: it resumed where it stopped. */
   readonly resumed: boolean
 }
 
