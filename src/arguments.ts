@@ -78,8 +78,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
     const xKeys = yKeys.length < LARGE ? Object.keys(x) : (largeKeys.get(x) ?? Object.keys(x))
     if (yKeys.length >= LARGE) largeKeys.set(y, yKeys)
     if (xKeys.length !== yKeys.length) return false
-    for (let i = 0; i < xKeys.length; i++) {
-      const key = xKeys[i]!
+    for (let i = 0, key = xKeys[0]; key !== undefined; key = xKeys[++i]) {
       if (key !== yKeys[i] && !Object.hasOwn(y, key)) return false
       if (!sameOrPending(x[key], y[key], pending)) return false
     }
@@ -161,11 +160,8 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
       const keys = Object.keys(item)
         .filter((key) => item !== value || !left.has(key))
         .sort()
-      for (let i = keys.length - 1; i >= 0; i--) {
-        work.push(
-          (item as Record<string, unknown>)[keys[i]!],
-          new Written(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`),
-        )
+      for (let i = keys.length - 1, key = keys[i]; key !== undefined; key = keys[--i]) {
+        work.push((item as Record<string, unknown>)[key], new Written(`${i > 0 ? ',' : ''}${JSON.stringify(key)}:`))
       }
     }
   }
@@ -175,7 +171,7 @@ export function canonical(value: unknown, omitted: readonly string[]): string {
 /** The head of `text` within `cap` code units, never splitting a surrogate pair. */
 export function preview(text: string, cap: number): string {
   if (text.length <= cap) return text
-  const cut = /[\uD800-\uDBFF]/.test(text[cap - 1]!) ? cap - 1 : cap
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(cap - 1)) ? cap - 1 : cap
   return `${text.slice(0, cut)}… (${text.length - cut} more chars)`
 }
 

@@ -59,9 +59,11 @@ export function show(value: unknown): string {
       work.push(new Written(array ? ']' : '}'))
       // Pushed last first, and no more of them than the text can show.
       for (let i = Math.min(entries, SHOWN) - 1; i >= 0; i--) {
-        const key = array ? '' : `${JSON.stringify(keys[i]!.slice(0, SHOWN + 1))}:`
+        // An array has no keys: its entries are named by their place.
+        const name = keys[i]
+        const key = name === undefined ? '' : `${JSON.stringify(name.slice(0, SHOWN + 1))}:`
         work.push(
-          array ? item[i] : (item as Record<string, unknown>)[keys[i]!],
+          name === undefined ? (item as unknown[])[i] : (item as Record<string, unknown>)[name],
           new Written(`${i > 0 ? ',' : ''}${key}`),
         )
       }

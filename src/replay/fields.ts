@@ -52,13 +52,13 @@ function endOfValue(text: string, at: number): number {
   if (text[at] !== '{' && text[at] !== '[') {
     let i = at
     // A top-level literal ends at the comma or brace after it, or at white space.
-    while (i < text.length && !',} \t\r'.includes(text[i]!)) i++
+    while (i < text.length && !',} \t\r'.includes(text.charAt(i))) i++
     return i
   }
   let depth = 0
   let i = at
   do {
-    const c = text[i]!
+    const c = text.charAt(i)
     if (c === '"') {
       i = endOfString(text, i)
       continue

@@ -160,8 +160,7 @@ const GIT: ReadonlyMap<string, Reader> = new Map([
 export function git(args: readonly string[]): Read {
   let i = 0
   const operands: string[] = []
-  for (; i < args.length; i++) {
-    const arg = args[i]!
+  for (let arg = args[0]; arg !== undefined; arg = args[++i]) {
     if (arg === '-C') operands.push(args[++i] ?? '')
     else if (arg === '--no-pager' || arg === '-P' || /^--(git-dir|work-tree)=/.test(arg)) {
       // Where it reads: kept out of the question, as the folder is.
@@ -173,5 +172,5 @@ export function git(args: readonly string[]): Read {
   const rest = args.slice(i + 1)
   // git status -uno: the untracked-files mode attached to -u.
   const read = options(reader, sub === 'status' ? rest.filter((a) => !/^-u(no|normal|all)?$/.test(a)) : rest)
-  return { ok: read.ok, operands: [...operands, sub!, ...read.operands] }
+  return { ok: read.ok, operands: [...operands, sub as string, ...read.operands] }
 }

@@ -68,7 +68,7 @@ class Lexer {
   run(): Simple[] | undefined {
     const { source } = this
     while (this.i < source.length) {
-      const c = source[this.i]!
+      const c = source.charAt(this.i)
       if (!(this.open || !BREAKS.has(c) ? this.inWord(c) : this.between(c))) return undefined
     }
     this.end()
@@ -94,7 +94,7 @@ class Lexer {
     if (c === '\\') {
       if (i + 1 >= source.length) return false
       if (source[i + 1] === '\n') this.i += 2
-      else this.quoted(source[i + 1]!, i + 2)
+      else this.quoted(source.charAt(i + 1), i + 2)
       return true
     }
     if ((c === '$' && EXPANSION.test(source[i + 1] ?? '')) || UNREAD.has(c)) return false

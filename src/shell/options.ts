@@ -42,8 +42,7 @@ export function options(reader: Reader, args: readonly string[]): Read {
   const operands: string[] = []
   const values: string[] = []
   let ok = true
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
+  for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
     if (arg === '--') {
       operands.push(...args.slice(i + 1))
       break
@@ -73,7 +72,7 @@ export function options(reader: Reader, args: readonly string[]): Read {
  */
 function cluster(reader: Reader, arg: string): boolean | undefined {
   for (let j = 1; j < arg.length; j++) {
-    const option = arg[j]!
+    const option = arg.charAt(j)
     if (reader.valued?.includes(option) === true) return j === arg.length - 1
     if (!reader.flags.includes(option)) return undefined
   }

@@ -77,8 +77,7 @@ const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
 export function find(args: readonly string[]): Read {
   const operands: string[] = []
   let ok = true
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
+  for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
     const takes = FIND_PRIMARIES.get(arg)
     if (takes !== undefined) {
       for (let k = 0; k < takes; k++) operands.push(args[++i] ?? '')
@@ -120,11 +119,11 @@ export function sedPrints(script: string): boolean {
       const delimiter = script[i + 1]
       i += 2
       if (delimiter === undefined || !part(delimiter)) return false
-    } else while (i < n && /[\d$~+]/.test(script[i]!)) i++
+    } else while (i < n && /[\d$~+]/.test(script.charAt(i))) i++
     return true
   }
   while (i < n) {
-    while (i < n && /[\s;}]/.test(script[i]!)) i++
+    while (i < n && /[\s;}]/.test(script.charAt(i))) i++
     if (i >= n) return true
     if (script[i] === '#') {
       toLineEnd()
@@ -139,14 +138,14 @@ export function sedPrints(script: string): boolean {
     const command = script[i++]
     if (command === undefined) return false
     if ('{pPdDnNgGhHxlzF=qQLv'.includes(command)) {
-      while (i < n && /\d/.test(script[i]!)) i++
+      while (i < n && /\d/.test(script.charAt(i))) i++
     } else if (command === 's' || command === 'y') {
       const delimiter = script[i++]
       if (delimiter === undefined || delimiter === '\\' || delimiter === '\n') return false
       if (!part(delimiter) || !part(delimiter)) return false
-      while (i < n && /[gpiImM\d]/.test(script[i]!)) i++
+      while (i < n && /[gpiImM\d]/.test(script.charAt(i))) i++
       // A flag that writes (`w file`) or runs the pattern space (`e`) follows the others.
-      if (i < n && /[A-Za-z]/.test(script[i]!)) return false
+      if (i < n && /[A-Za-z]/.test(script.charAt(i))) return false
     } else if ('aicrR'.includes(command)) toLineEnd()
     else if ('btT:'.includes(command)) while (i < n && script[i] !== ';' && script[i] !== '\n') i++
     else return false
@@ -170,8 +169,7 @@ export function sed(args: readonly string[]): Read {
   let edits = false
   const scripts: string[] = []
   const rest: string[] = []
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
+  for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
     if (arg === '-e' || arg === '--expression') scripts.push(args[++i] ?? '')
     else if (arg.startsWith('--expression=')) scripts.push(arg.slice('--expression='.length))
     else if (arg === '--in-place' || arg.startsWith('--in-place=')) edits = true

@@ -1,4 +1,4 @@
-import { noEffects } from '../../src/replay/effects.ts'
+import { effectsWith } from '../support/events.ts'
 import { cp, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -126,15 +126,7 @@ describe('replay: what the logs say', () => {
       recordedDenied: 0,
       configWithheld: 0,
       configDenied: 0,
-      effects: {
-        short: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 1 },
-        detailed: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
-        cycle: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
-        failure: noEffects(),
-        poll: noEffects(),
-        reread: noEffects(),
-        withheld: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
-      },
+      effects: effectsWith({ short: { ended: 1 } }),
       detailedOnRepeatedResults: { repeated: 0, waited: 0, relapsed: 0, changed: 0, ended: 0 },
       repeatedPast: [],
       cost: {

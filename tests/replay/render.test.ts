@@ -1,3 +1,4 @@
+import { effectsWith } from '../support/events.ts'
 import { describe, expect, it } from 'vitest'
 import { render } from '../../src/replay/render.ts'
 import { printable } from '../../src/replay/text.ts'
@@ -315,15 +316,7 @@ describe('the text report, bounded', () => {
 
 describe('the text report: did the reminders work', () => {
   it('a row for every kind recorded, and "none" when the model never repeated past one', () => {
-    const effects = {
-      short: { ...noEffects(), ended: 1 },
-      detailed: noEffects(),
-      cycle: { ...noEffects(), changed: 2 },
-      failure: noEffects(),
-      poll: noEffects(),
-      reread: noEffects(),
-      withheld: { ...noEffects(), ended: 1 },
-    }
+    const effects = effectsWith({ short: { ended: 1 }, cycle: { changed: 2 }, withheld: { ended: 1 } })
     // As many reminders as withheld results: the section is still there.
     const out = render({
       total: totals({ recordedReminders: 1, recordedWithheld: 1, effects }),

@@ -1,3 +1,5 @@
+import { type EffectCounts, noEffects } from '../../src/replay/effects.ts'
+import { EFFECT_KINDS, type EffectKind } from '../../src/replay/totals.ts'
 /**
  * Session events built in memory, shaped as the loop writes them: for the
  * suites that read a log into a transcript without running an agent.
@@ -52,3 +54,13 @@ export function message(seq: number, source: Record<string, unknown>, text = 'x'
 /** This plugin's notice as the log records it, with `summary`. */
 export const reminder = (seq: number, summary: unknown, text = 'Reminder') =>
   message(seq, { kind: 'plugin', plugin: 'repeat-tool-reminder', form: 'notice', summary }, text)
+
+/** The totals' effects with every kind of reminder at none, but for `counted`: a new kind changes no test. */
+export function effectsWith(
+  counted: Partial<Record<EffectKind, Partial<EffectCounts>>>,
+): Record<EffectKind, EffectCounts> {
+  return Object.fromEntries(EFFECT_KINDS.map((kind) => [kind, { ...noEffects(), ...counted[kind] }])) as Record<
+    EffectKind,
+    EffectCounts
+  >
+}
