@@ -49,13 +49,34 @@ function flagsOf(key: keyof Config): [string, Flag][] {
       [flag, { ...base, type: 'boolean', multiple: false, read: undefined, help: words.scoped.all }],
       [`${flag}-tools`, { ...base, ...PATTERNS, help: words.scoped.tools }],
     ]
-  const inner = schema.type === 'transform' ? (schema.inner as Schema) : schema
-  if (inner.type === 'boolean') return [[flag, { ...base, type: 'boolean', multiple: false, read: undefined }]]
-  if (inner.type === 'number') return [[flag, { type: 'string', multiple: false, read: 'number', ...base, arg: 'N' }]]
-  // The one type left is a list: of numbers, or of patterns.
-  if ((inner.inner as Schema).type === 'number')
-    return [[flag, { ...base, type: 'string', multiple: false, read: 'numbers', arg: 'LIST' }]]
+  const read = readAs(schema)
+  if (read === 'boolean') return [[flag, { ...base, type: 'boolean', multiple: false, read: undefined }]]
+  if (read === 'number') return [[flag, { type: 'string', multiple: false, read, ...base, arg: 'N' }]]
+  if (read === 'numbers') return [[flag, { ...base, type: 'string', multiple: false, read, arg: 'LIST' }]]
   return [[flag, { ...PATTERNS, ...base, arg: words?.arg ?? 'PATTERN' }]]
+}
+
+/**
+ * How a flag's text becomes a value of `schema`'s type: a boolean, a number, a list of numbers or of
+ * patterns. A union is read as its members are, when they all read alike (`0` or a natural: a
+ * number). Any other type fails closed: an option no flag can set is a mistake of the package.
+ */
+export function readAs(schema: Schema): 'boolean' | 'number' | 'numbers' | 'patterns' {
+  const { type } = schema
+  if (type === 'transform') return readAs(schema.inner as Schema)
+  if (type === 'boolean' || type === 'number') return type
+  if (type === 'const' && (typeof schema.value === 'boolean' || typeof schema.value === 'number'))
+    return typeof schema.value === 'boolean' ? 'boolean' : 'number'
+  if (type === 'array') {
+    const inner = (schema.inner as Schema).type
+    if (inner === 'number') return 'numbers'
+    if (inner === 'string') return 'patterns'
+  }
+  const members = type === 'union' ? [...new Set((schema.list as Schema[]).map(readAs))] : []
+  const [only] = members
+  if (only === undefined || members.length > 1)
+    throw new Problem(`an option's type has no flag that can set it: ${type}`, [name])
+  return only
 }
 
 /**

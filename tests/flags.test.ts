@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Config, defaultOf, meaning } from '../src/config.ts'
-import { configFromFlags, flagKeys, flagsHelp } from '../src/flags.ts'
+import Schema from '@deepseek-ai/schemastery'
+import { configFromFlags, flagKeys, flagsHelp, readAs } from '../src/flags.ts'
 import { USAGE } from '../src/replay/options.ts'
 
 describe('the config as command-line flags', () => {
@@ -151,5 +152,30 @@ describe("the replay docs' usage block", () => {
     const block = /```sh\n([\s\S]*?)```/.exec(text)![1]!
     const options = (help: string) => [...new Set(help.match(/--[a-z][a-z-]+/g))].sort()
     expect(options(block)).toEqual(options(USAGE).filter((o) => o !== '--help'))
+  })
+})
+
+describe('how a flag reads a value of its option’s type', () => {
+  it('a boolean, a number, a list of numbers or of patterns; a union as its members read, when they agree', () => {
+    expect(
+      [
+        Schema.boolean(),
+        Schema.natural(),
+        Schema.transform(Schema.array(Schema.natural()), (v) => v),
+        Schema.array(Schema.string()),
+        Schema.union([Schema.const(0), Schema.natural().min(2)]),
+        Schema.union([Schema.const(true), Schema.boolean()]),
+      ].map(readAs),
+    ).toEqual(['boolean', 'number', 'numbers', 'patterns', 'number', 'boolean'])
+  })
+
+  it('a type no flag can set fails closed, naming it', () => {
+    for (const schema of [
+      Schema.string(),
+      Schema.array(Schema.boolean()),
+      Schema.union([Schema.boolean(), Schema.array(Schema.string())]),
+      Schema.union([Schema.const('a')]),
+    ])
+      expect(() => readAs(schema)).toThrow(/^repeat-tool-reminder: an option's type has no flag that can set it: \w+$/)
   })
 })
