@@ -27,8 +27,11 @@ describe('config', () => {
     for (const entry of RULES) {
       const [first] = Object.entries(entry.options)
       if (first === undefined) continue
-      expect([first[0], first[1].schema.meta.default]).toEqual([first[0], false])
-      expect(entry.candidate).toEqual({ [first[0]]: true })
+      const off = first[1].schema.meta.default
+      // Off: false, or 0 for a rule switched on by a number.
+      expect([first[0], off === false || off === 0]).toEqual([first[0], true])
+      expect(Object.keys(entry.candidate ?? {})).toEqual([first[0]])
+      expect(Reminder.Config(entry.candidate)).not.toEqual(Reminder.Config({}))
     }
     for (const [key, value] of Object.entries(DEFAULTS))
       expect(Reminder.Config({ [key]: value })).toEqual(Reminder.Config({}))

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
-import type { Config } from '../../src/config.ts'
+import { Config } from '../../src/config.ts'
 import { flagsHelp } from '../../src/flags.ts'
 import { runReplay, runReplayJson, writeSessions } from '../../support/sessions.ts'
 import type { ScriptedCall } from '../../support/model.ts'
@@ -184,7 +184,9 @@ describe('replay: what the logs say', () => {
       'goto',
     ]
     const { report } = await runReplayJson([root, ...args])
+    // Every option given a flag above has the flag's value; any other option keeps its default.
     expect(report.config).toEqual({
+      ...Config({}),
       thresholds: [2, 3],
       argumentsPreviewChars: 4,
       include: ['gr*'],
