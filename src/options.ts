@@ -63,8 +63,8 @@ export const SHARED = {
   blockAt: option(
     Schema.natural(),
     0,
-    'Opt-in: from this run length on, withhold every further call, denied ' +
-      'before it runs where its result cannot decide the run; 0 never withholds.',
+    'Opt-in: from this run length on, withhold each further call, denied before it runs ' +
+      'where its result cannot decide the run; 0 never.',
     { value: 'must be an integer at or above the last threshold, or 0 (never)' },
   ),
   maskNoise: option(

@@ -82,22 +82,20 @@ const options = {
   rereads: option(
     Schema.boolean(),
     false,
-    'Opt-in: remind a read of files or folders that returns what the same read (or a `bash` read asking ' +
-      'the same in other words) returned 2 to 6 calls back, with only reads between.',
+    'Opt-in: remind a read that returns what the same read (or a `bash` read in other words) ' +
+      'returned 2 to 6 calls back, with only reads between.',
     TRUE_OR_FALSE,
   ),
   readOnlyTools: option(
     patterns(),
     [...READ_ONLY_TOOLS],
-    'For `rereads`: the tools that only read files and folders, as `*` patterns; `bash` commands are judged ' +
-      'by an allowlist of commands and options.',
+    'For `rereads`: the tools that only read files and folders, as `*` patterns (`bash` is judged by an allowlist).',
     { value: PATTERNS },
   ),
   navigationTools: option(
     patterns(),
     ['open', 'goto', 'scroll_up', 'scroll_down'],
-    'For `rereads`: the tools that only move a view, whose results depend ' +
-      'on where it is; they change nothing, and are never reminded as rereads.',
+    'For `rereads`: the tools that only move a view, as `*` patterns; they change nothing and are never rereads.',
     { value: PATTERNS },
   ),
 }
