@@ -63,7 +63,7 @@ if (process.argv[1] === import.meta.filename) {
     if (!check) writeFileSync(path, table)
   }
   if (check && stale) {
-    console.error('the READMEs\' config tables are not what the options make: run npm run docs:options')
+    console.error("the READMEs' config tables are not what the options make: run npm run docs:options")
     process.exit(1)
   }
 }

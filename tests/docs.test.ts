@@ -39,3 +39,36 @@ describe('the docs name only paths that exist', () => {
     ).toEqual(['src/guard.ts', 'docs/replay.md'])
   })
 })
+
+/**
+ * How many words a Markdown text has outside its code blocks: white-space separated words, and for
+ * Chinese, whose words are not separated, one word per two Han characters (a Chinese word is about
+ * two characters long).
+ */
+function words(text: string): number {
+  const prose = text.replace(/^( *)```[\s\S]*?^\1```/gm, '')
+  const han = prose.match(/[\u4e00-\u9fff]/g)?.length ?? 0
+  const rest = prose.replace(/[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]/g, ' ')
+  return han / 2 + rest.split(/\s+/).filter((word) => word !== '').length
+}
+
+describe('docs a reader can hold', () => {
+  it.each(['README.md', 'README.zh.md'])('%s has at most 1,100 words outside code', async (file) => {
+    expect(words(await readFile(join(ROOT, file), 'utf8'))).toBeLessThanOrEqual(1100)
+  })
+
+  it.each(['.md', '.zh.md'])('docs/*%s has at most 10,000 words in all', async (ending) => {
+    const files = DOCS.filter(
+      (file) => file.startsWith('docs/') && file.endsWith(ending) && !file.endsWith(`.zh${ending}`),
+    )
+    let total = 0
+    for (const file of files) total += words(await readFile(join(ROOT, file), 'utf8'))
+    expect(files).toHaveLength(5)
+    expect(total).toBeLessThanOrEqual(10000)
+  })
+
+  it('counts words outside code, and Chinese by its characters', () => {
+    expect(words('one two\n```sh\nthree four\n```\n five')).toBe(3)
+    expect(words('四个汉字 and two')).toBe(4)
+  })
+})
