@@ -8,33 +8,42 @@
 
 /** A compiled pattern: the literal pieces between its stars, with a KMP failure table each. */
 export interface Pattern {
-  pieces: string[]
-  failures: number[][]
+  /** The text before the first `*`; the whole pattern when it has none. */
+  head: string
+  /** The text after the last `*`; undefined for a pattern without one. */
+  tail: string | undefined
+  /** Each non-empty piece between the first and the last `*`, with its failure table. */
+  middle: { word: string; table: number[] }[]
 }
 
 /**
- * Compile `a*b*c` into pieces ['a', 'b', 'c']: prefix and suffix are compared
- * in place, and each non-empty middle piece is found left to right with KMP,
- * so no character of a name is scanned twice.
+ * Compile `a*b*c` into its head `a`, its tail `c` and the pieces between (`b`):
+ * head and tail are compared in place, and each non-empty middle piece is found
+ * left to right with KMP, so no character of a name is scanned twice.
  */
 export function compile(pattern: string): Pattern {
-  const pieces = pattern.split('*')
-  const middle = pieces.slice(1, -1).filter((piece) => piece !== '')
-  const kept = pieces.length === 1 ? pieces : [pieces[0]!, ...middle, pieces.at(-1)!]
-  return { pieces: kept, failures: kept.map(failureTable) }
+  const first = pattern.indexOf('*')
+  if (first < 0) return { head: pattern, tail: undefined, middle: [] }
+  const last = pattern.lastIndexOf('*')
+  const middle = pattern
+    .slice(first + 1, last)
+    .split('*')
+    .filter((word) => word !== '')
+    .map((word) => ({ word, table: failureTable(word) }))
+  return { head: pattern.slice(0, first), tail: pattern.slice(last + 1), middle }
 }
 
 /** Whether `tool` matches the whole pattern. */
-export function matches(pattern: Pattern, tool: string): boolean {
-  const { pieces, failures } = pattern
-  const head = pieces[0]!
-  if (pieces.length === 1) return tool === head
-  const tail = pieces.at(-1)!
+export function matches({ head, tail, middle }: Pattern, tool: string): boolean {
+  if (tail === undefined) return tool === head
   const end = tool.length - tail.length
   if (end < head.length || !tool.startsWith(head) || !tool.endsWith(tail)) return false
   let at = head.length
-  for (let i = 1; i < pieces.length - 1 && at >= 0; i++) at = find(tool, at, end, pieces[i]!, failures[i]!)
-  return at >= 0
+  for (const { word, table } of middle) {
+    at = find(tool, at, end, word, table)
+    if (at < 0) return false
+  }
+  return true
 }
 
 /** Whether some pattern of `patterns` matches a tool; none does when the list is empty. */

@@ -7,22 +7,22 @@ import { Config } from '../config.ts'
 import { wrap } from '../wrap.ts'
 import { patchSnippet } from './recommend.ts'
 import type { Advice } from './suggest.ts'
-import type { Suggestion } from './tally.ts'
+import { type Scored, scored, type Suggestion } from './tally.ts'
 import { grouped, printable, ratio } from './text.ts'
 
 /** How wide the config column of the `--suggest` table is: a longer name goes on over more lines. */
 const CONFIG_COLUMN = 35
 
 /** A table layout: each column's header in two lines (so the numbers' columns stay narrow), and a row's numbers. */
-interface Layout {
+interface Layout<S extends Suggestion> {
   header: [string, string][]
-  numbers(s: Suggestion): string[]
+  numbers(s: S): string[]
   /** Why the recommended candidate is recommended. */
-  why(chosen: Suggestion): string
+  why(chosen: S): string
 }
 
 /** The layout with labels: each candidate scored on the labeled loops. */
-function scoredLayout(): Layout {
+function scoredLayout(): Layout<Scored> {
   return {
     header: [
       ['config', ''],
@@ -35,10 +35,10 @@ function scoredLayout(): Layout {
     ],
     numbers: (s) => [
       grouped(s.reminders),
-      ratio(s.score!.recall.overall),
-      ratio(s.score!.precision),
-      ratio(s.score!.f1),
-      ratio(s.score!.shareOfWasted),
+      ratio(s.score.recall.overall),
+      ratio(s.score.precision),
+      ratio(s.score.f1),
+      ratio(s.score.shareOfWasted),
       withheldCell(s),
     ],
     why: (chosen) =>
@@ -50,7 +50,7 @@ function scoredLayout(): Layout {
  * The layout without labels: where each candidate's reminders land, on repeated results (nothing new since) or
  * after new output.
  */
-function talliedLayout(): Layout {
+function talliedLayout(): Layout<Suggestion> {
   return {
     header: [
       ['config', ''],
@@ -76,7 +76,17 @@ function talliedLayout(): Layout {
 
 /** The `--suggest` table, what it recommends and why, the evidence on escalating, and the patch to paste. */
 export function advice({ suggestions, escalation }: Advice): string[] {
-  const layout = suggestions[0]!.score !== undefined ? scoredLayout() : talliedLayout()
+  return scored(suggestions)
+    ? written(scoredLayout(), suggestions, escalation)
+    : written(talliedLayout(), suggestions, escalation)
+}
+
+/** The advice in `layout`. */
+function written<S extends Suggestion>(
+  layout: Layout<S>,
+  suggestions: readonly S[],
+  escalation: Advice['escalation'],
+): string[] {
   const chosen = suggestions.find((s) => s.recommended)!
   return [
     "advice (--suggest): where each config's reminders land",
@@ -91,7 +101,7 @@ export function advice({ suggestions, escalation }: Advice): string[] {
 }
 
 /** The table's lines: the two header lines, then a row per candidate, the recommended one starred. */
-function table({ header, numbers }: Layout, suggestions: readonly Suggestion[]): string[] {
+function table<S extends Suggestion>({ header, numbers }: Layout<S>, suggestions: readonly S[]): string[] {
   const rows = suggestions.map((s) => [`${s.recommended ? '* ' : '  '}${printable(s.name)}`, ...numbers(s)])
   const widths = header.map(([a, b], i) =>
     i === 0 ? CONFIG_COLUMN : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),

@@ -52,7 +52,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     for (const problem of problems) terminal.fail(problem)
     // No session read: every input failed and said so on stderr; a report of zeros would only mislead.
     if (pass.total.sessions === 0) return 1
-    const scored = problems.length === 0 ? scoredLabels(pass.scorer, labels) : undefined
+    const scored = problems.length === 0 ? scoredLabels(pass.scorer) : undefined
     // Whatever failed the first time was reported then.
     let again = 0
     const reread = (file: string) => {
@@ -103,11 +103,12 @@ async function ask(argv: string[], io: Io): Promise<{ request: Request; inputs: 
 }
 
 /** The score on the labels, when there are labels to score on. */
-function scoredLabels(scorer: Scorer | undefined, labels: Labels | undefined): ReplayDocument['labels'] {
+function scoredLabels(scorer: Scorer | undefined): ReplayDocument['labels'] {
   if (scorer === undefined) return undefined
+  const { file, rereads } = scorer.labels
   return {
-    file: labels!.file,
-    ...(labels!.rereads === undefined ? {} : { rereads: labels!.rereads }),
+    file,
+    ...(rereads === undefined ? {} : { rereads }),
     score: scorer.score(),
     episodes: scorer.episodes(),
   }

@@ -41,16 +41,15 @@ export class Cost {
 
   /** What the calls added so far cost. */
   total(): LoopCost {
-    let inputTokens: number | null = 0
-    let outputTokens: number | null = 0
+    let inputTokens = 0
+    let outputTokens = 0
     for (const response of this.responses) {
       const usage = this.transcript.usage[response]
-      if (usage === undefined) {
-        inputTokens = outputTokens = null
-        break
-      }
-      inputTokens! += usage.inputTokens
-      outputTokens! += usage.outputTokens
+      // A response whose usage the log does not have leaves the session's tokens unknown.
+      if (usage === undefined)
+        return { ...this.sum, responses: this.responses.size, inputTokens: null, outputTokens: null }
+      inputTokens += usage.inputTokens
+      outputTokens += usage.outputTokens
     }
     return { ...this.sum, responses: this.responses.size, inputTokens, outputTokens }
   }

@@ -94,9 +94,9 @@ export function effects(
       fresh.length = 0
     }
     // Markers placed after this call hear from the calls after it.
-    while (next < open.length && open[next]!.after <= at) {
-      fresh.push(open[next]!)
-      segment.push(open[next++]!)
+    for (let marker = open[next]; marker !== undefined && marker.after <= at; marker = open[++next]) {
+      fresh.push(marker)
+      segment.push(marker)
     }
   }
   settle()

@@ -22,13 +22,21 @@ const LABELS: readonly Label[] = ['stuck', 'busy-poll', 'productive', 'unclear']
 const EPISODE_KEYS = new Set(['session', 'first', 'last', 'label', 'from', 'why'])
 
 /** One labeled stretch of a session's calls, 1-based as `afterCall` counts them. */
-export interface Episode {
+export type Episode = Stretch &
+  (
+    | {
+        label: LoopLabel
+        /** For a loop, the first call that was already pointless. */
+        from: number
+      }
+    | { label: Exclude<Label, LoopLabel>; from: null }
+  )
+
+/** What every episode has, whatever its label. */
+interface Stretch {
   session: string
   first: number
   last: number
-  label: Label
-  /** For a loop, the first call that was already pointless; null otherwise. */
-  from: number | null
   /** The line of the labels file it came from. */
   line: number
   /** Whether it came from a rereads file: scored for precision and reread recall, never for the loops' recall. */
@@ -191,7 +199,7 @@ function parseEpisode(source: string, line: number, reread: boolean): Episode {
   } else if (from !== null) {
     throw new Problem(`"from" must be null for a ${label} episode, not ${shown('from')}`)
   }
-  return { session, first, last, label: label as Label, from: from as number | null, line, reread }
+  return { session, first, last, label, from, line, reread } as Episode
 }
 
 /** The most characters of a value a message quotes. */
@@ -217,6 +225,6 @@ function isCall(value: unknown): value is number {
 }
 
 /** Whether episodes with this label are loops a reminder should land on. */
-export function isLoop(label: Label): label is LoopLabel {
+function isLoop(label: Label): label is LoopLabel {
   return label === 'stuck' || label === 'busy-poll'
 }

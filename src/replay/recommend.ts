@@ -4,7 +4,7 @@
  */
 import { sameJson } from '../arguments.ts'
 import type { Config } from '../config.ts'
-import type { Suggestion } from './tally.ts'
+import type { Scored, Suggestion } from './tally.ts'
 
 /**
  * Mark the recommendation on labeled loops: of the candidates no opt-in of
@@ -12,14 +12,14 @@ import type { Suggestion } from './tally.ts'
  * highest F1 (then the larger share of wasted calls saved, then the fewer
  * reminders, then the earlier in the list, so the baseline wins a tie).
  */
-export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
+export function recommendScored(suggestions: Scored[]): Scored[] {
   // One is always eligible: the most precise candidate is never less precise than another.
   const eligible = suggestions.filter((s) => !lowersPrecision(s, suggestions))
   let best = eligible[0]!
   for (const s of eligible) {
     const better =
-      s.score!.f1 - best.score!.f1 ||
-      (s.score!.shareOfWasted ?? 0) - (best.score!.shareOfWasted ?? 0) ||
+      s.score.f1 - best.score.f1 ||
+      (s.score.shareOfWasted ?? 0) - (best.score.shareOfWasted ?? 0) ||
       best.reminders - s.reminders
     if (better > 0) best = s
   }
@@ -32,13 +32,13 @@ export function recommendScored(suggestions: Suggestion[]): Suggestion[] {
  * config with one or more of its opt-ins off, and is more precise. A rule
  * that catches more loops at the cost of wrong reminders is never advice.
  */
-function lowersPrecision(s: Suggestion, suggestions: readonly Suggestion[]): boolean {
+function lowersPrecision(s: Scored, suggestions: readonly Scored[]): boolean {
   return suggestions.some((other) => withFewerOptIns(other.config, s.config) && precise(other) > precise(s))
 }
 
 /** A candidate's precision on the labels; a config that reminded nothing labeled wrongs no one. */
-function precise(s: Suggestion): number {
-  return s.score!.precision ?? 1
+function precise(s: Scored): number {
+  return s.score.precision ?? 1
 }
 
 /** Whether `fewer` is `config` with one or more of its opt-ins (options that are `true`) off. */

@@ -5,7 +5,7 @@
  * labels that do not fit the logs are problems, and nothing is scored from them.
  */
 import { FAILED, Problem } from '../problem.ts'
-import { isLoop, type Episode, type Label, type Labels, type LoopLabel } from './labels.ts'
+import type { Episode, Label, Labels, LoopLabel } from './labels.ts'
 import { firstAtOrAfter, harmonic, median, ratio } from './numbers.ts'
 
 /** Where a config's reminders and withheld results stood in one session: after the calls numbered. */
@@ -15,7 +15,7 @@ export interface Marks {
 }
 
 /** How one episode fared. */
-export interface EpisodeScore extends Episode {
+export type EpisodeScore = Episode & {
   /** The first reminder or withheld result inside the episode, if any. */
   firstReminder: number | null
   /**
@@ -70,7 +70,8 @@ export interface Score {
  * episode only a few numbers, so memory grows with the labels file, not the logs.
  */
 export class Scorer {
-  private readonly labels: Labels
+  /** The labels it scores on. */
+  readonly labels: Labels
   private readonly seen = new Set<string>()
   private readonly wrongLabels: { episode: Episode; what: string }[] = []
   private readonly latencies: number[] = []
@@ -188,21 +189,21 @@ export class Scorer {
   }
 
   private episode(episode: Episode, within: number[], withheld: ReadonlySet<number>): EpisodeScore {
-    const { label, from, last } = episode
     const mark = within[0] ?? null
     const result: EpisodeScore = { ...episode, firstReminder: mark, caughtAt: null, saved: 0 }
     this.judgeFirst(episode, mark)
     if (episode.reread) return this.reread(result, within)
-    this.sum.episodes[label]++
-    if (!isLoop(label)) return result
-    this.sum.wasted += last - from! + 1
-    const at = within.find((n) => n >= from!)
+    this.sum.episodes[episode.label]++
+    if (episode.from === null) return result
+    const { label, from, last } = episode
+    this.sum.wasted += last - from + 1
+    const at = within.find((n) => n >= from)
     if (at === undefined) return result
     result.caughtAt = at
     result.saved = last - at + (withheld.has(at) ? 1 : 0)
     this.sum.caught[label]++
     this.sum.saved += result.saved
-    this.latencies.push(at - from!)
+    this.latencies.push(at - from)
     return result
   }
 
@@ -210,9 +211,9 @@ export class Scorer {
    * An episode's first mark, judged alike in both files: right in a loop at or past `from`, wrong
    * before it or in a productive episode; in an unclear one not judged.
    */
-  private judgeFirst({ label, from }: Episode, mark: number | null): void {
-    if (mark === null || label === 'unclear') return
-    if (isLoop(label) && mark >= from!) this.sum.right++
+  private judgeFirst(episode: Episode, mark: number | null): void {
+    if (mark === null || episode.label === 'unclear') return
+    if (episode.from !== null && mark >= episode.from) this.sum.right++
     else this.sum.wrong++
   }
 
@@ -221,12 +222,12 @@ export class Scorer {
    * (its first mark is judged as any episode's).
    */
   private reread(result: EpisodeScore, within: readonly number[]): EpisodeScore {
-    const { label, from } = result
-    this.sum.rereads[label]++
-    const at = isLoop(label) ? within.find((n) => n >= from!) : undefined
+    this.sum.rereads[result.label]++
+    const { from } = result
+    const at = from === null ? undefined : within.find((n) => n >= from)
     if (at !== undefined) {
       result.caughtAt = at
-      if (label === 'stuck') this.sum.rereadsCaught++
+      if (result.label === 'stuck') this.sum.rereadsCaught++
     }
     return result
   }

@@ -12,7 +12,7 @@ import type { EffectCounts } from './effects.ts'
 import type { Labels } from './labels.ts'
 import { recommend, recommendScored } from './recommend.ts'
 import { Scorer } from './score.ts'
-import { addTally, noTally, type RemindedLoops, type Suggestion, tally } from './tally.ts'
+import { addTally, noTally, type RemindedLoops, type Suggestion, tally, scored } from './tally.ts'
 import type { Transcript } from './transcript.ts'
 
 /** What `--suggest` comes to: the candidates with their tallies, and the evidence on escalating. */
@@ -60,8 +60,7 @@ export async function advise(
   suggestions.forEach((s, i) => {
     if (scorers[i] !== undefined) s.score = scorers[i].score()
   })
-  return {
-    suggestions: labels === undefined ? recommend(suggestions) : recommendScored(suggestions),
-    escalation: evidence,
-  }
+  if (scored(suggestions)) recommendScored(suggestions)
+  else recommend(suggestions)
+  return { suggestions, escalation: evidence }
 }

@@ -45,6 +45,14 @@ export interface Suggestion extends Candidate, Tally {
   recommended?: true
 }
 
+/** A candidate scored on labels. */
+export type Scored = Suggestion & { score: Score }
+
+/** Whether every candidate was scored on labels: all are when labels were given, and none otherwise. */
+export function scored<S extends Suggestion>(suggestions: S[]): suggestions is (S & Scored)[] {
+  return suggestions.every((s) => s.score !== undefined)
+}
+
 /**
  * The loops a config reminded in one session, each named by the call its stretch starts at; and
  * those where a reminded call's result repeated.

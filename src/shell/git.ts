@@ -2,7 +2,7 @@
 import { options, type Read, type Reader } from './options.ts'
 
 /** Options of git's diff and log family that only read (no `--output`, `--ext-diff`, `--textconv`). */
-const HISTORY: Reader = {
+const HISTORY = {
   flags: 'pusSGnMCBDRwbazlLWNXq0123456789',
   valued: 'nUSG',
   numeric: true,
@@ -80,14 +80,14 @@ const HISTORY: Reader = {
     'dirstat',
     'decorate',
   ],
-}
+} satisfies Reader
 
 /** The git subcommands that only read, with their options. */
-const GIT: ReadonlyMap<string, Reader> = new Map([
+const GIT: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['diff', HISTORY],
   ['log', HISTORY],
   ['show', HISTORY],
-  ['shortlog', { ...HISTORY, flags: `${HISTORY.flags}ce`, long: [...HISTORY.long!, 'summary', 'numbered', 'email'] }],
+  ['shortlog', { ...HISTORY, flags: `${HISTORY.flags}ce`, long: [...HISTORY.long, 'summary', 'numbered', 'email'] }],
   [
     'status',
     {

@@ -43,6 +43,8 @@ export function options(reader: Reader, args: readonly string[]): Read {
   const values: string[] = []
   let ok = true
   for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
+    // The word after, which a valued option takes.
+    const next = args[i + 1]
     if (arg === '--') {
       operands.push(...args.slice(i + 1))
       break
@@ -52,14 +54,20 @@ export function options(reader: Reader, args: readonly string[]): Read {
       const eq = arg.indexOf('=')
       const long = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
       if (reader.longValued?.includes(long) === true) {
-        if (eq < 0 && i + 1 < args.length) values.push(args[++i]!)
+        if (eq < 0 && next !== undefined) {
+          values.push(next)
+          i++
+        }
       } else if (reader.long?.includes(long) !== true) ok = false
     } else if (reader.numeric === true && /^-\d+$/.test(arg)) {
       // `head -20`: a count.
     } else {
       const taken = cluster(reader, arg)
       if (taken === undefined) ok = false
-      else if (taken && i + 1 < args.length) values.push(args[++i]!)
+      else if (taken && next !== undefined) {
+        values.push(next)
+        i++
+      }
     }
   }
   const rule = reader.operands?.(operands) ?? true

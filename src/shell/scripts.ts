@@ -184,7 +184,8 @@ export function sed(args: readonly string[]): Read {
     rest.filter((a) => a !== '-'),
   )
   const operands = read.operands
-  if (scripts.length === 0 && operands.length > 0) scripts.push(operands[0]!)
+  const [first] = operands
+  if (scripts.length === 0 && first !== undefined) scripts.push(first)
   const files = scripts.length > 0 && operands[0] === scripts[0] ? operands.slice(1) : operands
   const ok = read.ok && scripts.length > 0 && scripts.every(sedPrints)
   return { ok, operands: [...scripts, ...files].filter((v, i, all) => all.indexOf(v) === i), files, edits }
