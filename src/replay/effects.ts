@@ -8,7 +8,7 @@
 import type { Comparison } from '../compare.ts'
 import { waitsOn } from '../results.ts'
 import { firstAtOrAfter } from './numbers.ts'
-import type { LoggedCall, Transcript } from './transcript.ts'
+import type { LoggedCall, LoggedReminder, Transcript } from './transcript.ts'
 
 /** What followed a reminder or a withheld result, before the next user message. */
 export type Effect = 'repeated' | 'waited' | 'relapsed' | 'changed' | 'ended'
@@ -52,7 +52,10 @@ interface Pending {
 export function effects(
   transcript: Transcript,
   compared: Comparison,
-): { reminders: { effect: Effect; repeatedResult: boolean }[]; withheld: Effect[] } {
+): {
+  reminders: (Pick<LoggedReminder, 'afterCall' | 'summary' | 'kind'> & { effect: Effect; repeatedResult: boolean })[]
+  withheld: { call: number; effect: Effect }[]
+} {
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({
     tool: call.tool,
@@ -61,9 +64,12 @@ export function effects(
   })
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const byTool = indexByTool(calls)
-  const reminders = transcript.reminders.map((reminder) => pending(calls, byTool, reminder.afterCall, reminder.tools))
-  const withheld = transcript.withheld.map((at) => withheldAt(calls[at - 1]!, at))
-  const open = [...reminders, ...withheld].sort((a, b) => a.after - b.after)
+  const reminders = transcript.reminders.map((reminder) => ({
+    reminder,
+    marker: pending(calls, byTool, reminder.afterCall, reminder.tools),
+  }))
+  const withheld = transcript.withheld.map((at) => ({ at, marker: withheldAt(calls[at - 1]!, at) }))
+  const open = [...reminders, ...withheld].map(({ marker }) => marker).sort((a, b) => a.after - b.after)
   let next = 0
   /** Placed since the last tracked call: the next tracked call decides whether they were repeated. */
   const fresh: Pending[] = []
@@ -101,8 +107,14 @@ export function effects(
   }
   settle()
   return {
-    reminders: reminders.map((p) => ({ effect: p.effect!, repeatedResult: p.about.repeatsResult })),
-    withheld: withheld.map((p) => p.effect!),
+    reminders: reminders.map(({ reminder: { afterCall, summary, kind }, marker }) => ({
+      afterCall,
+      summary,
+      kind,
+      effect: marker.effect!,
+      repeatedResult: marker.about.repeatsResult,
+    })),
+    withheld: withheld.map(({ at, marker }) => ({ call: at, effect: marker.effect! })),
   }
 }
 

@@ -51,7 +51,8 @@ export interface Labels {
   file: string
   /** The rereads file whose episodes were added, if any. */
   rereads?: string
-  sessions: Map<string, Episode[]>
+  /** Each labeled session's episodes, never none. */
+  sessions: Map<string, [Episode, ...Episode[]]>
 }
 
 /**
@@ -63,11 +64,10 @@ export interface Labels {
  * session's episodes.
  */
 export function readLabels(file: string, text: string, reread = false): Labels {
-  const sessions = new Map<string, Episode[]>()
-  const lines = text.split('\n')
+  const sessions: Labels['sessions'] = new Map()
   let failure: { line: number; what: string } | undefined
-  for (let i = 0; i < lines.length && failure === undefined; i++) {
-    const source = lines[i]!.trim()
+  for (const [i, line] of text.split('\n').entries()) {
+    const source = line.trim()
     if (source === '') continue
     let episode: Episode
     try {
@@ -97,7 +97,7 @@ export function readLabels(file: string, text: string, reread = false): Labels {
  * that shares a call with a loop episode of its session.
  */
 export function withRereads(loops: Labels, rereads: Labels): Labels {
-  const sessions = new Map([...loops.sessions].map(([id, list]) => [id, [...list]]))
+  const sessions: Labels['sessions'] = new Map(loops.sessions)
   for (const [id, list] of rereads.sessions) {
     const own = sessions.get(id) ?? []
     for (const episode of list) {

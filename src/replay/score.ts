@@ -101,7 +101,7 @@ export class Scorer {
     if (episodes === undefined) return undefined
     if (this.seen.has(session)) {
       this.wrongLabels.push({
-        episode: episodes[0]!,
+        episode: episodes[0],
         what: `session ${JSON.stringify(session)} is in more than one of the replayed logs`,
       })
       return undefined
@@ -124,8 +124,8 @@ export class Scorer {
     for (const episode of episodes) {
       // The marks are sorted: the episode's are the run from the first at or past its first call.
       const within: number[] = []
-      for (let i = firstAtOrAfter(all, episode.first); i < all.length && all[i]! <= episode.last; i++)
-        within.push(all[i]!)
+      const start = firstAtOrAfter(all, episode.first)
+      for (let i = start, mark = all[i]; mark !== undefined && mark <= episode.last; mark = all[++i]) within.push(mark)
       inside += within.length
       scored.push(this.episode(episode, within, withheld))
     }
@@ -142,7 +142,7 @@ export class Scorer {
     const missing = [...this.labels.sessions]
       .filter(([id]) => !this.seen.has(id))
       .map(([session, episodes]) => ({
-        episode: episodes[0]!,
+        episode: episodes[0],
         what: `session ${JSON.stringify(session)} is in none of the replayed logs`,
       }))
     return [...this.wrongLabels, ...missing]
