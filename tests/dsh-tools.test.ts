@@ -1,3 +1,4 @@
+import { known } from './support/suggest.ts'
 import { describe, expect, it } from 'vitest'
 import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import { bashSuite, mountBash } from './support/dsh-tools.ts'
@@ -186,7 +187,7 @@ describe("replaying sessions recorded with dsh's bash tool", () => {
       ])
       const { report } = await runReplayJson([root, '--suggest'])
       expect(report.sessions[0]!.recordedReminders).toEqual([])
-      const rows = report.suggestions!.map((s) => [
+      const rows = known(report.suggestions!, (s) => s.name).map((s) => [
         s.name,
         s.reminders,
         s.onRepeatedResults,

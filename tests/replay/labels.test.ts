@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { known } from '../support/suggest.ts'
 import { describe, expect, it } from 'vitest'
 import { readLabels } from '../../src/replay/labels.ts'
 import { Scorer, type Score } from '../../src/replay/score.ts'
@@ -140,7 +141,7 @@ describe('replay --labels: scoring on labeled loops recorded through the real lo
       const file = await labelsFile(STUCK, PAGING)
       const { out } = await runReplay(['replay', root, '--labels', file, '--suggest', '--json'])
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-      const rows = suggestions.map((s) => [
+      const rows = known(suggestions, (s) => s.name).map((s) => [
         s.name,
         s.score!.f1,
         s.score!.shareOfWasted,

@@ -7,6 +7,7 @@ import { addProgress, candidates, progressTools, type ProgressStats } from '../.
 import { patchSnippet, recommend, recommendScored } from '../../src/replay/recommend.ts'
 import type { Suggestion } from '../../src/replay/tally.ts'
 import type { Score } from '../../src/replay/score.ts'
+import { known, knownLines } from '../support/suggest.ts'
 import { runReplay, writeSessions } from '../../support/sessions.ts'
 import { pagerAndFailingTests, SCROLL, TEST } from '../support/pager.ts'
 import { times, turns } from '../support/calls.ts'
@@ -32,7 +33,7 @@ describe('replay --suggest: advice from the evidence', () => {
       const { status, out } = await runReplay(['replay', root, '--suggest', '--json'])
       expect(status).toBe(0)
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-      const rows = suggestions.map(
+      const rows = known(suggestions, (s) => s.name).map(
         ({ name, reminders, onRepeatedResults, onChangedResults, unremindedLoopCalls, baseline, recommended }) => ({
           name,
           reminders,
@@ -257,7 +258,7 @@ describe('replay --suggest: advice from the evidence', () => {
   it('the text report shows the table, says why, and prints the patch to paste', async () => {
     const root = await sessions()
     const { out } = await runReplay(['replay', root, '--suggest'])
-    expect(out).toContain(
+    expect(knownLines(out)).toContain(
       [
         '    repeated past most often: run_tests (2 reminders), scroll_down (2 reminders)',
         '',
@@ -306,7 +307,7 @@ describe('replay --suggest: advice from the evidence', () => {
       const root = await sessions()
       const { out } = await runReplay(['replay', root, '--suggest', '--block-at', '8', '--json'])
       const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-      expect(suggestions.map((s) => [s.name, s.withheld, s.denied])).toEqual([
+      expect(known(suggestions, (s) => s.name).map((s) => [s.name, s.withheld, s.denied])).toEqual([
         ['the config given (baseline)', 1, 1],
         ['resultAware', 0, 0],
         ['ignoreArguments: the prose fields', 1, 1],
@@ -349,7 +350,7 @@ describe('replay --suggest: advice from the evidence', () => {
     expect(status).toBe(1)
     expect(err.split('\n').filter((line) => line !== '')).toHaveLength(1)
     const { suggestions } = JSON.parse(out) as { suggestions: Suggestion[] }
-    expect(suggestions.map((s) => s.name)).toEqual([
+    expect(known(suggestions, (s) => s.name).map((s) => s.name)).toEqual([
       'the config given (baseline)',
       'resultAware',
       'ignoreArguments: the prose fields',
@@ -420,7 +421,7 @@ describe('the advice, as pure functions', () => {
   })
 
   it('the candidates: the baseline first; none listed twice; the exclusion only with progress tools', () => {
-    expect(candidates(baseline, [], NO_EVIDENCE).map((c) => c.name)).toEqual([
+    expect(names(candidates(baseline, [], NO_EVIDENCE))).toEqual([
       'the config given (baseline)',
       'resultAware',
       'ignoreArguments: the prose fields',
@@ -444,7 +445,7 @@ describe('the advice, as pure functions', () => {
       blockAt: 12,
     })
     const list = candidates(given, ['pager'], NO_EVIDENCE)
-    expect(list.map((c) => c.name)).toEqual([
+    expect(names(list)).toEqual([
       'the config given (baseline)',
       'exclude pager',
       'thresholds 5, 7, 10',
@@ -487,7 +488,7 @@ describe('the advice, as pure functions', () => {
       blockAt: 0,
     })
     // A candidate that comes to the baseline is left out even after another one is listed.
-    expect(candidates(Config({ cycles: true }), [], NO_EVIDENCE).map((c) => c.name)).toEqual([
+    expect(names(candidates(Config({ cycles: true }), [], NO_EVIDENCE))).toEqual([
       'the config given (baseline)',
       'resultAware',
       'ignoreArguments: the prose fields',
@@ -707,3 +708,8 @@ describe('--suggest escalates only on evidence', () => {
     },
   )
 })
+
+/** The names of candidates, those of rules added to the registry later left out. */
+function names(list: readonly { name: string }[]): string[] {
+  return known(list, (c) => c.name).map((c) => c.name)
+}
