@@ -30,7 +30,7 @@ export interface Option<T = unknown> {
   // biome-ignore lint/suspicious/noExplicitAny: what an option accepts is judged by `judge`, not by its type.
   schema: Schema<any, T>
   must: Must
-  flag?: FlagWords
+  flag: FlagWords
 }
 
 /** How an option's flag is shown, where its type alone does not say it. */
@@ -54,10 +54,9 @@ export function option<T>(
   fallback: T,
   description: string,
   must: Must,
-  flag?: FlagWords,
+  flag: FlagWords = {},
 ): Option<T> {
-  const schema = type.default(fallback as never).description(description)
-  return flag === undefined ? { schema, must } : { schema, must, flag }
+  return { schema: type.default(fallback as never).description(description), must, flag }
 }
 
 /**

@@ -43,8 +43,8 @@ function flagsOf(key: keyof Config): [string, Flag][] {
   const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
   const { schema, flag: words } = optionOf(key)
   const help = schema.meta.description as string
-  const base = { key, help, arg: words?.arg }
-  if (words?.scoped !== undefined)
+  const base = { key, help, arg: words.arg }
+  if (words.scoped !== undefined)
     return [
       [flag, { ...base, type: 'boolean', multiple: false, read: undefined, help: words.scoped.all }],
       [`${flag}-tools`, { ...base, ...PATTERNS, help: words.scoped.tools }],
@@ -53,7 +53,7 @@ function flagsOf(key: keyof Config): [string, Flag][] {
   if (read === 'boolean') return [[flag, { ...base, type: 'boolean', multiple: false, read: undefined }]]
   if (read === 'number') return [[flag, { type: 'string', multiple: false, read, ...base, arg: 'N' }]]
   if (read === 'numbers') return [[flag, { ...base, type: 'string', multiple: false, read, arg: 'LIST' }]]
-  return [[flag, { ...PATTERNS, ...base, arg: words?.arg ?? 'PATTERN' }]]
+  return [[flag, { ...PATTERNS, ...base, arg: words.arg ?? 'PATTERN' }]]
 }
 
 /**
@@ -62,11 +62,11 @@ function flagsOf(key: keyof Config): [string, Flag][] {
  * number). Any other type fails closed: an option no flag can set is a mistake of the package.
  */
 export function readAs(schema: Schema): 'boolean' | 'number' | 'numbers' | 'patterns' {
-  const { type } = schema
+  const { type, value } = schema
   if (type === 'transform') return readAs(schema.inner as Schema)
-  if (type === 'boolean' || type === 'number') return type
-  if (type === 'const' && (typeof schema.value === 'boolean' || typeof schema.value === 'number'))
-    return typeof schema.value === 'boolean' ? 'boolean' : 'number'
+  // A constant (the only type with a value) reads as its value's type.
+  if (type === 'boolean' || typeof value === 'boolean') return 'boolean'
+  if (type === 'number' || typeof value === 'number') return 'number'
   if (type === 'array') {
     const inner = (schema.inner as Schema).type
     if (inner === 'number') return 'numbers'

@@ -49,26 +49,14 @@ interface Pending {
  * results); a cycle reminder's call to repeat is the one that would go on with
  * the cycle. A block is about the call whose result was withheld.
  */
-export function effects(
-  transcript: Transcript,
-  compared: Comparison,
-): {
-  reminders: (Pick<LoggedReminder, 'afterCall' | 'summary' | 'kind'> & { effect: Effect; repeatedResult: boolean })[]
-  withheld: { call: number; effect: Effect }[]
-} {
+export function effects(transcript: Transcript, compared: Comparison): Followed {
   // Compared as the config compares calls, not as the transcript's evidence does.
   const asConfigured = (call: LoggedCall) => ({
     tool: call.tool,
     args: call.args,
     ignored: compared.ignored(call.tool),
   })
-  const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
-  const byTool = indexByTool(calls)
-  const reminders = transcript.reminders.map((reminder) => ({
-    reminder,
-    marker: pending(calls, byTool, reminder.afterCall, reminder.tools),
-  }))
-  const withheld = transcript.withheld.map((at) => ({ at, marker: withheldAt(calls[at - 1]!, at) }))
+  const { reminders, withheld } = placed(transcript)
   const open = [...reminders, ...withheld].map(({ marker }) => marker).sort((a, b) => a.after - b.after)
   let next = 0
   /** Placed since the last tracked call: the next tracked call decides whether they were repeated. */
@@ -115,6 +103,25 @@ export function effects(
       repeatedResult: marker.about.repeatsResult,
     })),
     withheld: withheld.map(({ at, marker }) => ({ call: at, effect: marker.effect! })),
+  }
+}
+
+/** What followed each recorded reminder (with where it stood and which it was) and each withheld result. */
+interface Followed {
+  reminders: (Pick<LoggedReminder, 'afterCall' | 'summary' | 'kind'> & { effect: Effect; repeatedResult: boolean })[]
+  withheld: { call: number; effect: Effect }[]
+}
+
+/** Each recorded reminder and withheld result with the marker that waits for what the model did next. */
+function placed(transcript: Transcript) {
+  const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
+  const byTool = indexByTool(calls)
+  return {
+    reminders: transcript.reminders.map((reminder) => ({
+      reminder,
+      marker: pending(calls, byTool, reminder.afterCall, reminder.tools),
+    })),
+    withheld: transcript.withheld.map((at) => ({ at, marker: withheldAt(calls[at - 1]!, at) })),
   }
 }
 

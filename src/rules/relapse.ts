@@ -71,9 +71,9 @@ export const relapse: Entry<typeof options, RunVerdict> = {
  */
 function resume(state: Relapse, latest: Call, call: Call, same: (a: Call, b: Call) => boolean): number | undefined {
   const { interrupted } = state
-  const at = interrupted.findIndex((earlier) => same(earlier.call, call))
-  const back = at < 0 ? undefined : interrupted.splice(at, 1)[0]?.runLength
+  const resumed = interrupted.find((earlier) => same(earlier.call, call))
+  if (resumed !== undefined) interrupted.splice(interrupted.indexOf(resumed), 1)
   interrupted.push({ call: latest, runLength: state.runLength })
   if (interrupted.length > RELAPSE_MEMORY) interrupted.shift()
-  return back
+  return resumed?.runLength
 }
