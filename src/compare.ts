@@ -30,7 +30,7 @@ export interface Comparison {
   call(tool: string, args: unknown, result: Result): Call
   /**
    * The outcome of `call`, which returned `result`, whatever `resultAware` says: for the rules that
-   * judge every call's result.
+   * judge every call's result. Worked out once per call, however many rules ask.
    */
   outcome(call: Call, result: Result): Outcome
   /** Whether two calls are the same call: the same tool, and the same arguments as compared. */
@@ -67,6 +67,8 @@ function build(config: ComparedBy): Comparison {
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const sameCall = (a: ToolCall, b: ToolCall) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
+  // Each call's outcome as the rules that judge every result ask for it: several may, for the same call.
+  const outcomes = new WeakMap<Call, Outcome>()
   const call = (tool: string, args: unknown, result: Result): Call => ({
     tool,
     args,
@@ -78,7 +80,8 @@ function build(config: ComparedBy): Comparison {
     ignored,
     comparesOutcome: resultAware,
     call,
-    outcome: (c, result) => c.outcome ?? outcome(c.tool, c.args, result.isError, result.content, noise),
+    outcome: (c, result) =>
+      c.outcome ?? kept(outcomes, c, () => outcome(c.tool, c.args, result.isError, result.content, noise)),
     sameCall,
     key: (call) => `${call.tool}\n${canonical(call.args, call.ignored)}`,
   }
