@@ -21,17 +21,24 @@ export function closest<K extends string>(key: string, names: readonly K[]): K |
   return best
 }
 
-/** Levenshtein distance between two texts, in code units. */
+/** Levenshtein distance between two texts, in code units: one row of the table at a time. */
 function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) {
-      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
+  let last = b.length
+  for (const [i, x] of a.split('').entries()) {
+    // Left of, above and diagonally above the cell being filled.
+    let left = i + 1
+    let diagonal = i
+    const next = [left]
+    for (const [j, above] of row.slice(1).entries()) {
+      left = Math.min(above + 1, left + 1, diagonal + (x === b[j] ? 0 : 1))
+      diagonal = above
+      next.push(left)
     }
     row = next
+    last = left
   }
-  return row[b.length]!
+  return last
 }
 
 /** The most characters of a value an error message quotes. */

@@ -46,6 +46,11 @@ const STATUS = '[status: '
 /** The statuses of a job that has not finished: reading it again shows only that it goes on. */
 const UNFINISHED = new Set<string | undefined>(['running', 'stopping'])
 
+/** Whether a job's `status` says it has not finished. */
+function unfinished(status: string | undefined): status is string {
+  return UNFINISHED.has(status)
+}
+
 /** What stands in for a masked locator: nothing, so a masked text is never longer than the text. */
 const MASK = ''
 
@@ -81,7 +86,7 @@ export function outcome(
   if (tool === JOB_READ && !isError) {
     if (isRecord(args) && args.wait === true) return { isError, content: undefined, waited: true }
     const status = jobStatus(content)
-    if (UNFINISHED.has(status)) return { isError, content: undefined, running: status! }
+    if (unfinished(status)) return { isError, content: undefined, running: status }
   }
   return masked(isError, content, noise)
 }
@@ -151,15 +156,15 @@ export function beforeSpillNotice(text: string): string {
 /** The content with dsh's locators masked, and with `noise` its noise too. */
 function masked(isError: boolean, content: readonly ContentBlock[], noise: boolean): Outcome {
   let masked: ContentBlock[] | undefined
-  for (let i = 0; i < content.length; i++) {
-    const original = textOf(content[i])
+  for (const [i, block] of content.entries()) {
+    const original = textOf(block)
     // A block that is not text, or not even an object, or text that is not a string (a buggy tool,
     // a hostile log), is compared as it is.
     if (original === undefined) continue
     const text = noise ? maskNoise(maskLocators(original)) : maskLocators(original)
     if (text === original) continue
     masked ??= [...content]
-    masked[i] = { ...content[i]!, text } as ContentBlock
+    masked[i] = { ...block, text } as ContentBlock
   }
   return { isError, content: masked ?? content }
 }

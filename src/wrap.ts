@@ -11,7 +11,7 @@ export const WIDTH = 100
  * fits, or in the middle of a word longer than a line; each continuation is
  * indented `hang` more than the line it continues.
  */
-export function wrap(line: string, width: number, hang = 4): string[] {
+export function wrap(line: string, width: number, hang = 4): [...string[], string] {
   const indent = ' '.repeat(line.length - line.trimStart().length + hang)
   const out: string[] = []
   let rest = line
@@ -25,6 +25,5 @@ export function wrap(line: string, width: number, hang = 4): string[] {
     rest = rest.slice(cut).trimStart()
     lead = indent
   }
-  out.push(lead + rest)
-  return out
+  return [...out, lead + rest]
 }

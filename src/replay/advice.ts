@@ -100,18 +100,21 @@ function written<S extends Suggestion>(
   ]
 }
 
+/** A row of the table: a config's name, then its numbers. */
+type Row = [string, ...string[]]
+
 /** The table's lines: the two header lines, then a row per candidate, the recommended one starred. */
 function table<S extends Suggestion>({ header, numbers }: Layout<S>, suggestions: readonly S[]): string[] {
-  const rows = suggestions.map((s) => [`${s.recommended ? '* ' : '  '}${printable(s.name)}`, ...numbers(s)])
+  const rows = suggestions.map((s): Row => [`${s.recommended ? '* ' : '  '}${printable(s.name)}`, ...numbers(s)])
   const widths = header.map(([a, b], i) =>
     i === 0 ? CONFIG_COLUMN : Math.max(a.length, b.length, ...rows.map((r) => r[i]!.length)),
   )
   const line = (cells: string[]) =>
     `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd()
   // A config's name wider than its column goes on below, under itself; the numbers stay on its first line.
-  const row = ([config, ...cells]: string[]) => {
-    const [first, ...more] = wrap(config!, CONFIG_COLUMN)
-    return [line([first!, ...cells]), ...more.map((l) => line([`  ${l.trimStart()}`]))]
+  const row = ([config, ...cells]: Row) => {
+    const [first, ...more] = wrap(config, CONFIG_COLUMN)
+    return [line([first, ...cells]), ...more.map((l) => line([`  ${l.trimStart()}`]))]
   }
   return [line(header.map(([a]) => a)), line(header.map(([, b]) => b)), ...rows.flatMap(row)]
 }

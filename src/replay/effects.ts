@@ -116,12 +116,13 @@ interface Followed {
 function placed(transcript: Transcript) {
   const calls = transcript.steps.filter((step): step is LoggedCall => 'tool' in step)
   const byTool = indexByTool(calls)
+  const withheld = new Set(transcript.withheld)
   return {
     reminders: transcript.reminders.map((reminder) => ({
       reminder,
       marker: pending(calls, byTool, reminder.afterCall, reminder.tools),
     })),
-    withheld: transcript.withheld.map((at) => ({ at, marker: withheldAt(calls[at - 1]!, at) })),
+    withheld: calls.flatMap((call, i) => (withheld.has(i + 1) ? [{ at: i + 1, marker: withheldAt(call, i + 1) }] : [])),
   }
 }
 

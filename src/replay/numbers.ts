@@ -26,6 +26,7 @@ export function ratio(part: number, whole: number): number | null {
 export function median(values: number[]): number | null {
   if (values.length === 0) return null
   const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+  // One middle value for an odd count, two for an even one.
+  const middle = sorted.slice((sorted.length - 1) >> 1, (sorted.length >> 1) + 1)
+  return middle.reduce((sum, v) => sum + v, 0) / middle.length
 }

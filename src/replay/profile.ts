@@ -122,8 +122,8 @@ export function configFrom(text: string): Record<string, unknown> {
 function measure(value: unknown): void {
   let size = 0
   const work: [unknown, number][] = [[value, 0]]
-  while (work.length > 0) {
-    const [item, depth] = work.pop()!
+  for (let next = work.pop(); next !== undefined; next = work.pop()) {
+    const [item, depth] = next
     size += typeof item === 'string' ? item.length + 1 : 1
     if (size > EXPANDED)
       throw new Problem(

@@ -15,14 +15,13 @@ import type { Scored, Suggestion } from './tally.ts'
 export function recommendScored(suggestions: Scored[]): Scored[] {
   // One is always eligible: the most precise candidate is never less precise than another.
   const eligible = suggestions.filter((s) => !lowersPrecision(s, suggestions))
-  let best = eligible[0]!
-  for (const s of eligible) {
+  const best = eligible.reduce((best, s) => {
     const better =
       s.score.f1 - best.score.f1 ||
       (s.score.shareOfWasted ?? 0) - (best.score.shareOfWasted ?? 0) ||
       best.reminders - s.reminders
-    if (better > 0) best = s
-  }
+    return better > 0 ? s : best
+  })
   best.recommended = true
   return suggestions
 }

@@ -162,7 +162,7 @@ function chart(histogram: Record<string, number>): string[] {
   const rows = Object.entries(histogram).map(([length, n]) => [length, n] as const)
   if (rows.length === 0) return ['  run lengths: none']
   const most = Math.max(...rows.map(([, n]) => n))
-  const width = rows.at(-1)![0].length
+  const width = Math.max(...rows.map(([length]) => length.length))
   return [
     '  run lengths (calls in a run: runs):',
     ...rows.map(

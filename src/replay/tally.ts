@@ -100,14 +100,15 @@ export function tally(
     if (seen.reminder === undefined) return
     reminders.push(at)
     reminded.add(call)
-    loops.add(starts[at - 1]!)
+    const start = starts[at - 1]!
+    loops.add(start)
     result.reminders++
     // One measure for every candidate, whatever rule reminded: whether the call returned what the same call
     // returned last time, with nothing new seen since. A rule is not right merely because it fired: a reread
     // after a call that told the model something new may be a check of what it learned.
     if (call.nothingNew) {
       result.onRepeatedResults++
-      repeated.add(starts[at - 1]!)
+      repeated.add(start)
     } else {
       result.onChangedResults++
     }
@@ -126,9 +127,11 @@ export function tally(
  */
 function stretches(transcript: Transcript): number[] {
   const starts: number[] = []
+  let start = 0
   for (const step of transcript.steps) {
     if (!('tool' in step)) continue
-    starts.push(step.repeatsCall ? starts.at(-1)! : starts.length + 1)
+    if (!step.repeatsCall) start = starts.length + 1
+    starts.push(start)
   }
   return starts
 }

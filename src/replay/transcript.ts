@@ -14,7 +14,7 @@ import { name } from '../config.ts'
 import { LONGEST_CYCLE } from '../rules/cycle.ts'
 import { type NoticeKind, noticeKind, readNotice } from '../reminders.ts'
 import { deniedBeforeRunning } from '../texts.ts'
-import { type Outcome, type Result, sameOutcome } from '../results.ts'
+import { type Outcome, type Result, sameOutcome, textOf } from '../results.ts'
 import { Problem } from '../problem.ts'
 
 /** One tool call as the live guard saw it, read from the log. */
@@ -198,7 +198,7 @@ class Transcriber {
     if (denied) transcript.denied.push(transcript.calls)
     // The live guard withholds only a result of a run that goes on: what it saw was the outcome before.
     const result = withheld && same !== undefined ? same.result : logged
-    const outcome = withheld && same !== undefined ? same.outcome : seen.outcome!
+    const outcome = withheld && same !== undefined ? same.outcome : compared.outcome(seen, logged)
     const repeatsResult = same !== undefined && sameOutcome(same.outcome, outcome)
     const current: LoggedCall = {
       ...call,
@@ -208,7 +208,7 @@ class Transcriber {
       ignored: seen.ignored,
       outcome,
       repeatsResult,
-      nothingNew: repeatsResult && recent.slice(recent.lastIndexOf(same!) + 1).every((c) => c.repeatsResult),
+      nothingNew: repeatsResult && recent.slice(recent.lastIndexOf(same) + 1).every((c) => c.repeatsResult),
       repeatsCall: same !== undefined && same === recent.at(-1),
       response: this.responses.get(id) ?? -1,
     }
@@ -244,7 +244,6 @@ function isUsage(value: unknown): value is TokenUsage {
  * false for one that ran; undefined when it is not.
  */
 function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
-  const first = content[0]!
-  if (content.length !== 1 || first.type !== 'text' || typeof first.text !== 'string') return undefined
-  return deniedBeforeRunning(first.text)
+  const only = content.length === 1 ? textOf(content[0]) : undefined
+  return only === undefined ? undefined : deniedBeforeRunning(only)
 }

@@ -37,6 +37,9 @@ export function cycleReminder(
   )
 }
 
+/** The shortest cycle: two distinct calls in turn. */
+const FIRST_PERIOD = 2
+
 const options = {
   cycles: option(Schema.boolean(), false, 'Opt-in: also recognise repeating cycles of distinct calls.', TRUE_OR_FALSE),
   maxCyclePeriod: option(
@@ -67,7 +70,11 @@ export const cycle: Entry<typeof options, CycleVerdict> = {
     cycles
       ? {
           phase: 'loop',
-          start: (first): CycleState => ({ recent: [first.call], streaks: [], period: 0 }),
+          start: (first): CycleState => ({
+            recent: [first.call],
+            streaks: Array.from({ length: maxCyclePeriod - FIRST_PERIOD + 1 }, () => 0),
+            period: 0,
+          }),
           copy: (state: CycleState) => ({
             recent: [...state.recent],
             streaks: [...state.streaks],
@@ -100,7 +107,7 @@ export interface Cycle {
 interface CycleState {
   /** The latest tracked calls, oldest first, at most `maxCyclePeriod` of them. */
   recent: Call[]
-  /** `streaks[p]`: how many calls in a row equalled the call `p` places before them. */
+  /** `streaks[p - FIRST_PERIOD]`: how many calls in a row equalled the call `p` places before them. */
   streaks: number[]
   /** The period of the cycle last confirmed to be of distinct calls while its streak lasts; 0 for none. */
   period: number
@@ -118,17 +125,17 @@ function nextCycle(
   maxCyclePeriod: number,
   same: (a: Call, b: Call) => boolean,
 ): Cycle | undefined {
-  const { recent, streaks } = state
-  for (let p = 2; p <= maxCyclePeriod; p++) {
-    const before = recent[recent.length - p]
-    // Set on every call after the first, so a period with a call `p` back already has a streak.
-    streaks[p] = !identical && before !== undefined && same(before, call) ? streaks[p]! + 1 : 0
-  }
+  const { recent } = state
+  // Set on every call after the first, so a period with a call `p` back already has a streak.
+  state.streaks = state.streaks.map((streak, i) => {
+    const before = recent.at(-i - FIRST_PERIOD)
+    return !identical && before !== undefined && same(before, call) ? streak + 1 : 0
+  })
   recent.push(call)
   if (recent.length > maxCyclePeriod) recent.shift()
-  if (state.period > 0 && streaks[state.period]! < state.period) state.period = 0
-  for (let p = 2; p <= maxCyclePeriod; p++) {
-    const streak = streaks[p]!
+  if (state.streaks.some((streak, i) => i + FIRST_PERIOD === state.period && streak < state.period)) state.period = 0
+  for (const [n, streak] of state.streaks.entries()) {
+    const p = n + FIRST_PERIOD
     if (streak < p) continue
     const window = recent.slice(-p)
     // While a confirmed cycle's streak lasts its calls are the same ones, so distinct still.
