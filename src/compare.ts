@@ -10,11 +10,12 @@
 import { canonical, sameArguments, type ToolCall } from './arguments.ts'
 import { anyOf, argumentFilter, toolFilter } from './patterns.ts'
 import { type Outcome, outcome, type Result } from './results.ts'
+import { waits } from './shell/waits.ts'
 import { kept } from './values.ts'
 
 /** One call as it is compared. */
 export interface Call extends ToolCall {
-  /** With `resultAware` for its tool, its outcome as compared; otherwise undefined. */
+  /** With `resultAware` for its tool, or `waits` for a call that waits, its outcome as compared; else undefined. */
   outcome: Outcome | undefined
 }
 
@@ -46,7 +47,11 @@ export interface ComparedBy {
   ignoreArguments: readonly string[]
   resultAware: boolean | readonly string[]
   maskNoise?: boolean
+  waits?: boolean
 }
+
+/** The outcome of a call that waits on purpose (`waits`): like a read that waited on its job, never the same. */
+const WAITED: Outcome = { isError: false, content: undefined, waited: true }
 
 /**
  * The comparison each config makes, built once per config object: a config is never changed once
@@ -67,13 +72,18 @@ function build(config: ComparedBy): Comparison {
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const sameCall = (a: ToolCall, b: ToolCall) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
+  const waiting = config.waits === true ? waits : () => false
   // Each call's outcome as the rules that judge every result ask for it: several may, for the same call.
   const outcomes = new WeakMap<Call, Outcome>()
   const call = (tool: string, args: unknown, result: Result): Call => ({
     tool,
     args,
     ignored: ignored(tool),
-    outcome: resultAware(tool) ? outcome(tool, args, result.isError, result.content, noise) : undefined,
+    outcome: waiting(tool, args)
+      ? WAITED
+      : resultAware(tool)
+        ? outcome(tool, args, result.isError, result.content, noise)
+        : undefined,
   })
   return {
     tracked,

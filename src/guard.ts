@@ -9,16 +9,18 @@
  * that is gone.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import { comparison, type Call, type Comparison } from './compare.ts'
 import type { Config } from './config.ts'
 import { notice, withheldText } from './reminders.ts'
 import { type Result, sameOutcome } from './results.ts'
-import type { Cycle } from './rules/cycle.ts'
 import { type AnyRule, type LoopVerdict, rulesOf, type Verdict } from './rules/index.ts'
 import type { Found, LoopRule, Seen } from './rules/rule.ts'
 import { kept } from './values.ts'
+import { FIRST, type Observation } from './observation.ts'
+
+export type { Observation }
 
 /** What a call that has not run is compared with: nothing, as no tool `deny` judges compares outcomes. */
 const NO_RESULT: Result = { isError: false, content: [] }
@@ -26,30 +28,16 @@ const NO_RESULT: Result = { isError: false, content: [] }
 /** What the first rule, the identical run's, is handed as the verdict before it: none yet. */
 const NONE: Found = { kind: 'none', calls: [], run: 0, length: 0, measured: 0, complete: false, resumed: false }
 
-/** One tracked call's effect: the loop it extends, and what the live listener attaches to it. */
-export interface Observation {
-  /** How many identical calls in a row this call makes, itself included. */
-  inARow: number
-  /** The repeating cycle of distinct calls this call is part of, if the cycle rule is on and finds one. */
-  cycle: Cycle | undefined
-  /** The loop the reminder due at this call is about, as data; undefined when none is due. */
-  reminded: Verdict | undefined
-  /** The reminder due at this call, if any: written from {@link reminded}. */
-  reminder: UserMessage | undefined
-  /** With `blockAt`: the feedback that replaces this call's result, if it is withheld. */
-  withheld: ContentBlock[] | undefined
-  /**
-   * Whether a withheld call is one `deny` turns away before it runs (its tool compares no
-   * outcomes), calls taken one at a time.
-   */
-  deniable: boolean
-}
-
 /** What the guard reads of a call in the tool pipeline, live or replayed. */
 type Execution = Pick<ToolExecution, 'agent' | 'parent' | 'name' | 'arguments'>
 
 /** The guard: what the plugin's listeners call, and what `replay` drives. */
 export interface Guard {
+  /**
+   * Whether `observe` needs to be told whether a call ran: with `blockAt`, or a rule that asks
+   * (`watchesDispatch`); the plugin then watches `tools/execute`.
+   */
+  readonly watchesDispatch: boolean
   /**
    * One `tools/post-execute` pass; undefined when the call is ignored (no
    * agent, dispatched by a tool, or untracked). `ran` says whether the call's
@@ -78,16 +66,6 @@ interface AgentState {
   rules: unknown[]
 }
 
-/** What an agent's first tracked call is: the first of a run, in no cycle, with nothing due. */
-const FIRST: Readonly<Observation> = {
-  inARow: 1,
-  cycle: undefined,
-  reminded: undefined,
-  reminder: undefined,
-  withheld: undefined,
-  deniable: false,
-}
-
 /** Build the guard for a config that {@link Config} has validated. */
 export function createGuard(config: Config): Guard {
   return new RepeatGuard(config)
@@ -100,6 +78,7 @@ class RepeatGuard implements Guard {
   private readonly thresholds: ReadonlySet<number>
   private readonly compared: Comparison
   private readonly rules: readonly AnyRule[]
+  readonly watchesDispatch: boolean
   private readonly states = new WeakMap<Agent, AgentState>()
   /**
    * With `blockAt` a call is compared in tools/pre-execute and again in
@@ -124,6 +103,7 @@ class RepeatGuard implements Guard {
     this.thresholds = new Set(config.thresholds)
     this.compared = comparison(config)
     this.rules = rulesOf(config)
+    this.watchesDispatch = config.blockAt > 0 || this.rules.some((rule) => rule.watchesDispatch === true)
   }
 
   observe(exec: Execution, result: Result, ran = true): Observation | undefined {
@@ -136,7 +116,7 @@ class RepeatGuard implements Guard {
     const state = this.states.get(agent)
     let observation: Observation
     if (state === undefined) {
-      const first = { call, result }
+      const first = { call, result, ran }
       this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(first)) })
       observation = { ...FIRST }
     } else observation = this.next(state, call, result, ran)
@@ -148,17 +128,22 @@ class RepeatGuard implements Guard {
 
   /** What a call after an agent's first is: the rules step over it, and what is due is written. */
   private next(state: AgentState, call: Call, result: Result, ran: boolean): Observation {
-    const seen = this.seen(state, call, result)
+    const seen = this.seen(state, call, result, ran)
     const loop = this.measure(state, seen)
     const remind = loop.complete && this.due(loop.measured)
     const block = this.blocks(loop)
     let advice: Verdict | undefined
+    let outranks = false
     const { rules } = this
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i] as AnyRule
-      if (rule.phase === 'advice') advice = rule.step(state.rules[i], seen, loop, remind) ?? advice
+      if (rule.phase !== 'advice') continue
+      const said = rule.step(state.rules[i], seen, loop, remind)
+      if (said === undefined) continue
+      advice = said
+      outranks = rule.outranks === true
     }
-    const reminded = remind ? loop : advice
+    const reminded = remind && !outranks ? loop : advice
     const { argumentsPreviewChars: cap } = this.config
     return {
       inARow: loop.run,
@@ -183,7 +168,7 @@ class RepeatGuard implements Guard {
     this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
-    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT))
+    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT, true))
     return this.blocks(loop) ? withheldText(loop, false) : undefined
   }
 
@@ -195,10 +180,10 @@ class RepeatGuard implements Guard {
   }
 
   /** How the rules see `call`, the next call of the agent whose state is `state`. */
-  private seen(state: AgentState, call: Call, result: Result): Seen {
+  private seen(state: AgentState, call: Call, result: Result, ran: boolean): Seen {
     const { latest } = state
     const repeats = this.same(latest, call)
-    return { call, result, latest, same: this.same, repeats, continues: repeats, from: undefined }
+    return { call, result, ran, latest, same: this.same, repeats, continues: repeats, from: undefined }
   }
 
   /**

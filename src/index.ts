@@ -23,8 +23,9 @@ export { Config, name }
 
 /**
  * Mount the guard: one `tools/post-execute` listener that counts and reminds, one `agent/pre-step`
- * listener that resets, and with `blockAt` one `tools/pre-execute` listener that denies a call the
- * guard would withhold anyway.
+ * listener that resets, with `blockAt` one `tools/pre-execute` listener that denies a call the
+ * guard would withhold anyway, and with `blockAt` or a rule that asks one `tools/execute`
+ * listener that tells which calls ran.
  */
 export function apply(ctx: Context, config: Config): void {
   const guard = createGuard(config)
@@ -32,9 +33,9 @@ export function apply(ctx: Context, config: Config): void {
   // `global` then only skips the per-listener scope check on the hot path.
   const options = { global: scopeOf(ctx) === undefined }
 
-  // With blockAt: the calls whose tool was dispatched, so that a withheld result says truly whether its call ran.
-  // Only with blockAt: the defaults register the stock plugin's two listeners and nothing else.
-  const dispatched = config.blockAt > 0 ? new WeakSet<object>() : undefined
+  // With blockAt, or a rule that asks: the calls whose tool was dispatched, so that the guard knows whether a
+  // call ran. Otherwise the defaults register the stock plugin's two listeners and nothing else.
+  const dispatched = guard.watchesDispatch ? new WeakSet<object>() : undefined
 
   ctx.on(
     'tools/post-execute',
@@ -46,7 +47,7 @@ export function apply(ctx: Context, config: Config): void {
     options,
   )
 
-  if (dispatched !== undefined) {
+  if (config.blockAt > 0)
     ctx.on(
       'tools/pre-execute',
       async (exec, next) => {
@@ -57,6 +58,7 @@ export function apply(ctx: Context, config: Config): void {
       },
       options,
     )
+  if (dispatched !== undefined)
     // Reached only by a call every pre-execute listener, outer ones included, let through.
     ctx.on(
       'tools/execute',
@@ -66,7 +68,6 @@ export function apply(ctx: Context, config: Config): void {
       },
       options,
     )
-  }
 
   ctx.on(
     'agent/pre-step',

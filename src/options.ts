@@ -63,15 +63,21 @@ export const SHARED = {
   blockAt: option(
     Schema.natural(),
     0,
-    'Opt-in: from this run length on, withhold each further call, denied before it runs ' +
-      'where its result cannot decide the run; 0 never.',
+    'Opt-in: from this run length on, withhold each further call ' +
+      '(before it runs where its result cannot matter); 0 never.',
     { value: 'must be an integer at or above the last threshold, or 0 (never)' },
   ),
   maskNoise: option(
     Schema.boolean(),
     false,
-    'Opt-in: outcomes are compared with durations, clock times, dates, ' +
-      'process ids, temporary paths and long hex ids masked.',
+    'Opt-in: compare outcomes with durations, times, dates, process ids, temporary paths and long hex ids masked.',
+    TRUE_OR_FALSE,
+  ),
+  waits: option(
+    Schema.boolean(),
+    false,
+    'Opt-in: a call that waits (`sleep` 1 s or more, `timeout`, `wait`; `job_output` with `wait: true`) ' +
+      'is polling, never a run or a cycle.',
     TRUE_OR_FALSE,
   ),
 }

@@ -1,3 +1,4 @@
+import { rejectedText } from '../src/rules/rejected.ts'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -65,6 +66,7 @@ describe('thresholds', () => {
       withheldFailureFeedback('<tool>', count, '<the error, its last 200 characters at most>'),
       rereadText(back),
       rereadText(back, '`<tool> <canonical arguments>`'),
+      rejectedText('<tool>', back, 'user', 'the user rejected tool "<tool>"'),
     ])
   })
 

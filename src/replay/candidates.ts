@@ -38,12 +38,21 @@ export interface Escalation {
 export type ProgressStats = Map<string, { repeats: number; changed: number }>
 
 /**
- * The arguments dsh's tools take that are prose for the UI or the user, never
- * part of what the call does: `bash`, `pwsh` and `run_code` require a
- * `description`, and `bash`, `edit` and `write` take a `justification`. The
- * evidence compares calls without them, and a candidate leaves them out.
+ * The arguments that are prose for the UI, the user or the log, never part of
+ * what the call does, as the tools' own schemas describe them: dsh's `bash`,
+ * `pwsh` and `run_code` require a `description`; `bash` and dsh's file tools
+ * take a `justification`; `job_kill` takes a `reason`; Codex CLI's
+ * `update_plan` an `explanation`. The evidence compares calls without them,
+ * and a candidate leaves them out.
  */
-export const PROSE_ARGUMENTS = ['bash.description', 'pwsh.description', 'run_code.description', '*.justification']
+export const PROSE_ARGUMENTS = [
+  'bash.description',
+  'pwsh.description',
+  'run_code.description',
+  '*.justification',
+  'job_kill.reason',
+  'update_plan.explanation',
+]
 
 /** The arguments the evidence compares calls without: the prose fields, and whatever `config` leaves out. */
 export function evidenceArguments(config: Config): string[] {

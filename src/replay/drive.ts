@@ -26,7 +26,7 @@ export function drive(
       continue
     }
     at++
-    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result)
+    const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result, step.ran)
     if (seen === undefined) continue
     tracked++
     visit(step, at, seen)

@@ -13,9 +13,9 @@ import { comparison, type Comparison, type ComparedBy } from '../compare.ts'
 import { name } from '../config.ts'
 import { LONGEST_CYCLE } from '../rules/cycle.ts'
 import { type NoticeKind, noticeKind, readNotice } from '../reminders.ts'
-import { deniedBeforeRunning } from '../texts.ts'
-import { type Outcome, type Result, sameOutcome, textOf } from '../results.ts'
+import { type Outcome, type Result, sameOutcome } from '../results.ts'
 import { Problem } from '../problem.ts'
+import { Approvals, deniedOf } from './denials.ts'
 
 /** One tool call as the live guard saw it, read from the log. */
 export interface LoggedCall {
@@ -40,6 +40,8 @@ export interface LoggedCall {
   repeatsCall: boolean
   /** The model response that made it: an index into {@link Transcript.usage}; -1 when the log names none. */
   response: number
+  /** Whether its tool ran: false for a call the log shows was refused approval (rejected, cancelled, unavailable). */
+  ran: boolean
 }
 
 /** A reminder the live guard attached, where it stood: after the session's `afterCall`-th tool result. */
@@ -105,6 +107,8 @@ class Transcriber {
   private readonly answered = new Set<string>()
   /** The latest calls, as many as the guard ever compares a call with. */
   private readonly recent: LoggedCall[] = []
+  /** Which calls were refused approval. */
+  private readonly approvals = new Approvals()
 
   /** Whether lines of the log were lost, so that a result may answer a call the events never made. */
   private readonly recovered: boolean
@@ -122,6 +126,7 @@ class Transcriber {
     else if (event.type === 'tool/call') this.call(event.seq, data)
     else if (event.type === 'user/message') this.message(event.seq, data as unknown as UserMessage)
     else if (event.type === 'tool/result') this.result(event.seq, data)
+    else this.approvals.read(event.type, data)
   }
 
   /** A model response: the calls it made, and its token usage. */
@@ -211,6 +216,7 @@ class Transcriber {
       nothingNew: repeatsResult && recent.slice(recent.lastIndexOf(same) + 1).every((c) => c.repeatsResult),
       repeatsCall: same !== undefined && same === recent.at(-1),
       response: this.responses.get(id) ?? -1,
+      ran: this.approvals.ran(id),
     }
     transcript.steps.push(current)
     recent.push(current)
@@ -237,13 +243,4 @@ function contentOf(data: Record<string, unknown>): unknown[] {
 
 function isUsage(value: unknown): value is TokenUsage {
   return isRecord(value) && Number.isFinite(value.inputTokens) && Number.isFinite(value.outputTokens)
-}
-
-/**
- * Whether a result is this plugin's withheld feedback: true for a call denied before it could run,
- * false for one that ran; undefined when it is not.
- */
-function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
-  const only = content.length === 1 ? textOf(content[0]) : undefined
-  return only === undefined ? undefined : deniedBeforeRunning(only)
 }

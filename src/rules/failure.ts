@@ -79,7 +79,7 @@ const options = {
   sameFailure: option(
     Schema.boolean(),
     false,
-    'Opt-in: calls to one tool that fail in a row with the same error text count as a run whatever their arguments.',
+    'Opt-in: calls to one tool failing in a row with the same error are a run, whatever their arguments.',
     TRUE_OR_FALSE,
   ),
 }

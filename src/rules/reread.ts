@@ -82,8 +82,8 @@ const options = {
   rereads: option(
     Schema.boolean(),
     false,
-    'Opt-in: remind a read that returns what the same read (or a `bash` read in other words) ' +
-      'returned 2 to 6 calls back, with only reads between.',
+    'Opt-in: remind a read returning what the same read (or a `bash` read in other words) ' +
+      'returned 2 to 6 calls back, only reads between.',
     TRUE_OR_FALSE,
   ),
   readOnlyTools: option(
@@ -95,7 +95,7 @@ const options = {
   navigationTools: option(
     patterns(),
     ['open', 'goto', 'scroll_up', 'scroll_down'],
-    'For `rereads`: the tools that only move a view, as `*` patterns; they change nothing and are never rereads.',
+    'For `rereads`: tools that only move a view (`*` patterns): they change nothing and are never rereads.',
     { value: PATTERNS },
   ),
 }

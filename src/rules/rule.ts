@@ -41,6 +41,8 @@ export interface Seen {
   readonly latest: Call
   /** Whether `b` repeats `a`: the same call, with the same outcome where outcomes are compared. */
   readonly same: (a: Call, b: Call) => boolean
+  /** Whether the call's tool ran: false for a call a `tools/pre-execute` listener denied. */
+  readonly ran: boolean
   /** Whether the call repeats `latest`. */
   readonly repeats: boolean
   /** Whether the call goes on with the run `latest` ends: it repeats it, unless a rule's link says otherwise. */
@@ -79,9 +81,11 @@ export interface Texts<V extends Found> extends AdviceTexts<V> {
 /** What every rule has, whatever its phase. */
 interface Common<State> {
   /** Its state for an agent once its first tracked call is made: no loop yet. */
-  start(first: Pick<Seen, 'call' | 'result'>): State
+  start(first: Pick<Seen, 'call' | 'result' | 'ran'>): State
   /** A copy that a dry run may move without moving the live state. */
   copy(state: State): State
+  /** Whether it needs to know if a call ran (`Seen.ran`): the plugin then watches `tools/execute`. */
+  readonly watchesDispatch?: true
   /** Before any rule steps: say whether the call goes on with the run (`continues`, `from`). */
   link?(state: State, seen: Seen): void
 }
@@ -96,11 +100,13 @@ export interface LoopRule<State, V extends Found> extends Common<State> {
 }
 
 /**
- * An advice rule: it speaks only when no reminder is due for the loop (`reminded` false), and never
- * withholds.
+ * An advice rule: it speaks only when no reminder is due for the loop (`reminded` false), unless it
+ * `outranks` the loop's reminder; it never withholds.
  */
 export interface AdviceRule<State, V extends Found> extends Common<State> {
   readonly phase: 'advice'
+  /** Whether its verdict is the reminder even where a loop's is due: it says why the loop goes nowhere. */
+  readonly outranks?: true
   step(state: State, seen: Seen, found: Found, reminded: boolean): V | undefined
 }
 

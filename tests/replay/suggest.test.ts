@@ -440,7 +440,14 @@ describe('the advice, as pure functions', () => {
       resultAware: true,
       cycles: true,
       relapse: true,
-      ignoreArguments: ['*.justification', 'bash.description', 'pwsh.description', 'run_code.description'],
+      ignoreArguments: [
+        '*.justification',
+        'bash.description',
+        'pwsh.description',
+        'run_code.description',
+        'job_kill.reason',
+        'update_plan.explanation',
+      ],
       exclude: ['todo_write'],
       blockAt: 12,
     })
@@ -466,6 +473,8 @@ describe('the advice, as pure functions', () => {
       'pwsh.description',
       'run_code.description',
       '*.justification',
+      'job_kill.reason',
+      'update_plan.explanation',
     ])
     expect(progress.find((c) => c.name === 'relapse')!.config.relapse).toBe(true)
     const scoped = candidates(
@@ -482,6 +491,8 @@ describe('the advice, as pure functions', () => {
       'pwsh.description',
       'run_code.description',
       '*.justification',
+      'job_kill.reason',
+      'update_plan.explanation',
     ])
     expect(candidates(baseline, [], NO_EVIDENCE).find((c) => c.name === 'thresholds 5, 7, 10')!.config).toMatchObject({
       thresholds: [5, 7, 10],
@@ -523,7 +534,15 @@ describe('the advice, as pure functions', () => {
           [2, 4],
           true,
           true,
-          ['edit.note', 'bash.description', 'pwsh.description', 'run_code.description', '*.justification'],
+          [
+            'edit.note',
+            'bash.description',
+            'pwsh.description',
+            'run_code.description',
+            '*.justification',
+            'job_kill.reason',
+            'update_plan.explanation',
+          ],
         ],
       ])
       expect(

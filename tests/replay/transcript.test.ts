@@ -215,3 +215,34 @@ describe('reading what the live guard left', () => {
     expect(calls(transcript).map((c) => c.response)).toEqual([0, 1, -1])
   })
 })
+
+describe("a call refused approval, as dsh-user-approval's audit events log it", () => {
+  /** `approval/asked` or `approval/decided` with `data`, as a log records it. */
+  const approval = (type: string, data: Record<string, unknown>) =>
+    ({ type: `approval/${type}`, seq: 0, data }) as unknown as SessionEvent
+  const ran = (...before: SessionEvent[]) =>
+    calls(transcribe([...before, ...events(LOGGED_GREP, LOGGED_GREP)], [])).map((c) => c.ran)
+
+  it('anything but a grant means the call never ran', () => {
+    for (const outcome of ['rejected', 'cancelled', 'unavailable'])
+      expect(ran(approval('asked', { id: 'q', callId: 'call-2' }), approval('decided', { id: 'q', outcome }))).toEqual([
+        true,
+        false,
+      ])
+    expect(
+      ran(approval('asked', { id: 'q', callId: 'call-2' }), approval('decided', { id: 'q', outcome: 'allowed-once' })),
+    ).toEqual([true, true])
+  })
+
+  it('a question about no call, an answer to no question and an id that is not text are left out', () => {
+    expect(
+      ran(
+        approval('asked', { id: 'q' }),
+        approval('decided', { id: 'q', outcome: 'rejected' }),
+        approval('decided', { id: 'call-1', outcome: 'rejected' }),
+        approval('asked', { id: 7, callId: 'call-1' }),
+        approval('decided', { id: 7, outcome: 'rejected' }),
+      ),
+    ).toEqual([true, true])
+  })
+})

@@ -13,7 +13,7 @@ describe('every rule: its state for a dry run', () => {
     const rules = rulesOf(config)
     expect(rules).toHaveLength(RULES.length)
     for (const rule of rules) {
-      const state: unknown = rule.start({ call, result })
+      const state: unknown = rule.start({ call, result, ran: false })
       const copy: unknown = rule.copy(state)
       expect(copy).toEqual(state)
       if (typeof state !== 'object' || state === null) continue

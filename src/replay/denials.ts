@@ -1,0 +1,44 @@
+/**
+ * Which calls of a session were denied before they ran, as its log tells: this
+ * plugin's withheld feedback says so in its text; a call refused approval is
+ * read from the audit events
+ * `@deepseek-ai/dsh-user-approval` logs: an `approval/asked` about a call, then
+ * its `approval/decided`. Anything but a grant (`rejected`, `cancelled`,
+ * `unavailable`) denies the call before its tool runs. A question about no
+ * call, or an outcome of a question never asked, is left out.
+ */
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import { textOf } from '../results.ts'
+import { deniedBeforeRunning } from '../texts.ts'
+
+/** Which calls were refused approval. */
+export class Approvals {
+  /** Per question asked about a call, that call's id. */
+  private readonly asks = new Map<string, string>()
+  /** The calls refused approval. */
+  private readonly refused = new Set<string>()
+
+  /** Take one event in; events of other types are left out. */
+  read(type: string, data: Record<string, unknown>): void {
+    const { id } = data
+    if (typeof id !== 'string') return
+    if (type === 'approval/asked' && typeof data.callId === 'string') this.asks.set(id, data.callId)
+    if (type !== 'approval/decided' || data.outcome === 'allowed-once') return
+    const callId = this.asks.get(id)
+    if (callId !== undefined) this.refused.add(callId)
+  }
+
+  /** Whether the call's tool ran, as far as approvals tell: false for a call refused approval. */
+  ran(callId: string): boolean {
+    return !this.refused.has(callId)
+  }
+}
+
+/**
+ * Whether a result is this plugin's withheld feedback: true for a call denied before it could run,
+ * false for one that ran; undefined when it is not.
+ */
+export function deniedOf(content: readonly ContentBlock[]): boolean | undefined {
+  const only = content.length === 1 ? textOf(content[0]) : undefined
+  return only === undefined ? undefined : deniedBeforeRunning(only)
+}

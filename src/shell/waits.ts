@@ -1,0 +1,49 @@
+/**
+ * Whether a call waits on purpose (`waits`): a `bash` command in which some
+ * command sleeps for a second or more, bounds another with `timeout`, or waits
+ * for background jobs (`wait`); a `job_output` read with `wait: true`. Judged
+ * by the lexer: a command it does not read whole does not wait, so it is
+ * judged as any other call. Synchronous, nothing kept between calls.
+ */
+import { isRecord } from '../values.ts'
+import { SHELL_TOOL } from './command.ts'
+import { lex } from './lexer.ts'
+
+/** The tool that reads a background job's output: with `wait: true`, it blocks until the job ends. */
+const JOB_READ = 'job_output'
+
+/** The words that may stand before a command in a loop or a condition: `do sleep 5`. */
+const KEYWORDS = new Set(['do', 'then', 'else', '!'])
+
+/** What each suffix of a `sleep` duration multiplies its number by, in seconds; none is seconds. */
+const UNITS = new Map([
+  ['s', 1],
+  ['m', 60],
+  ['h', 3600],
+  ['d', 86400],
+])
+
+/** Whether a call to `tool` with `args` waits on purpose. */
+export function waits(tool: string, args: unknown): boolean {
+  if (!isRecord(args)) return false
+  if (tool === JOB_READ) return args.wait === true
+  const { command } = args
+  // Most commands name none of the words: they are not lexed at all.
+  if (tool !== SHELL_TOOL || typeof command !== 'string' || !/sleep|wait|timeout/.test(command)) return false
+  return lex(command)?.some(({ words }) => waitsIn(words)) ?? false
+}
+
+/** Whether one simple command waits: `sleep` for a second or more in all, `timeout`, or `wait`. */
+function waitsIn(words: readonly string[]): boolean {
+  const start = words.findIndex((word) => !KEYWORDS.has(word))
+  const [name, ...operands] = words.slice(start)
+  if (name === 'timeout' || name === 'wait') return true
+  return name === 'sleep' && operands.reduce((total, operand) => total + seconds(operand), 0) >= 1
+}
+
+/** The seconds a `sleep` operand stands for: `30`, `0.5`, `2m`; 0 for one that is no duration. */
+function seconds(operand: string): number {
+  const factor = UNITS.get(operand.slice(-1))
+  const n = Number(factor === undefined ? operand : operand.slice(0, -1))
+  return n > 0 ? n * (factor ?? 1) : 0
+}
