@@ -96,6 +96,8 @@ class RepeatGuard implements Guard {
    * judged when it is counted. Emptied at every step, when every call is counted.
    */
   private readonly uncounted = new WeakMap<Agent, Set<Execution>>()
+  /** The agents that made a tracked call in the step under way: a call of theirs is in `latest`'s step. */
+  private readonly stepping = new WeakSet<Agent>()
 
   constructor(config: Config) {
     this.config = config
@@ -119,16 +121,17 @@ class RepeatGuard implements Guard {
       const first = { call, result, ran }
       this.states.set(agent, { latest: call, rules: this.rules.map((rule) => rule.start(first)) })
       observation = { ...FIRST }
-    } else observation = this.next(state, call, result, ran)
+    } else observation = this.next(state, call, result, ran, this.stepping.has(agent))
     // This call is counted: it is no longer uncounted, and nothing compared for it is kept.
     this.dryRun = undefined
     this.uncounted.get(agent)?.delete(exec)
+    this.stepping.add(agent)
     return observation
   }
 
   /** What a call after an agent's first is: the rules step over it, and what is due is written. */
-  private next(state: AgentState, call: Call, result: Result, ran: boolean): Observation {
-    const seen = this.seen(state, call, result, ran)
+  private next(state: AgentState, call: Call, result: Result, ran: boolean, sameStep: boolean): Observation {
+    const seen = this.seen(state, call, result, ran, sameStep)
     const loop = this.measure(state, seen)
     const remind = loop.complete && this.due(loop.measured)
     const block = this.blocks(loop)
@@ -168,22 +171,23 @@ class RepeatGuard implements Guard {
     this.dryRun = { exec, call, answers: new Map() }
     // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
     const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
-    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT, true))
+    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT, true, this.stepping.has(agent)))
     return this.blocks(loop) ? withheldText(loop, false) : undefined
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {
     // Every call of the last step has been counted (or will never be): none is uncounted any more.
     this.uncounted.delete(agent)
+    this.stepping.delete(agent)
     this.dryRun = undefined
     if (messages.some((message) => message.source.kind === 'user')) this.states.delete(agent)
   }
 
   /** How the rules see `call`, the next call of the agent whose state is `state`. */
-  private seen(state: AgentState, call: Call, result: Result, ran: boolean): Seen {
+  private seen(state: AgentState, call: Call, result: Result, ran: boolean, sameStep: boolean): Seen {
     const { latest } = state
     const repeats = this.same(latest, call)
-    return { call, result, ran, latest, same: this.same, repeats, continues: repeats, from: undefined }
+    return { call, result, ran, sameStep, latest, same: this.same, repeats, continues: repeats, from: undefined }
   }
 
   /**

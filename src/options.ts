@@ -73,11 +73,17 @@ export const SHARED = {
     'Opt-in: compare outcomes with durations, times, dates, process ids, temporary paths and long hex ids masked.',
     TRUE_OR_FALSE,
   ),
+  navigationTools: option(
+    patterns(),
+    ['open', 'goto', 'scroll_up', 'scroll_down'],
+    'Tools that only move a view (`*` patterns): never rereads or quick polls.',
+    { value: PATTERNS },
+  ),
   waits: option(
     Schema.boolean(),
     false,
-    'Opt-in: a call that waits (`sleep` 1 s or more, `timeout`, `wait`; `job_output` with `wait: true`) ' +
-      'is polling, never a run or a cycle.',
+    'Opt-in: a call that waits (`sleep` of 1 s or more, `timeout`, `wait`, `job_output` `wait: true`) ' +
+      'is never a run or cycle.',
     TRUE_OR_FALSE,
   ),
 }

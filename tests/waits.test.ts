@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Config } from '../src/config.ts'
 import { shortPollReminder } from '../src/rules/poll.ts'
 import { shortReminder } from '../src/rules/run.ts'
-import { waits } from '../src/shell/waits.ts'
+import { waits, writesFiles } from '../src/shell/waits.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { Script, ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -46,6 +46,26 @@ describe('which calls wait on purpose', () => {
     expect(waits('pwsh', { command: 'sleep 30' })).toBe(false)
     expect(waits('bash', { command: 30 })).toBe(false)
     expect(waits('bash', 'sleep 30')).toBe(false)
+  })
+})
+
+describe('which bash commands write files, for quickPolls', () => {
+  it.each([
+    ['echo x >> counter; wc -l < counter', true],
+    ['make 2>&1 | tee build.log', true],
+    ['cat a > b', true],
+    ['tail -n 5 build.log', false],
+    ['grep x f > /dev/null', false],
+    ['ls -la', false],
+    ['cat $(ls) > out', false],
+  ])('%j: %s', (command, expected) => {
+    expect(writesFiles('bash', { command })).toBe(expected)
+  })
+
+  it('only bash commands', () => {
+    expect(writesFiles('pwsh', { command: 'a > b' })).toBe(false)
+    expect(writesFiles('bash', 'a > b')).toBe(false)
+    expect(writesFiles('bash', { command: ['a > b'] })).toBe(false)
   })
 })
 

@@ -20,11 +20,15 @@ export function drive(
   const agent = {} as Agent
   let at = 0
   let tracked = 0
+  let response: number | undefined
   for (const step of transcript.steps) {
     if (!('tool' in step)) {
       guard.step(agent, [step])
       continue
     }
+    // Each model response is a step, its calls one batch; a call whose response the log does not name is one alone.
+    if (step.response < 0 || step.response !== response) guard.step(agent, [])
+    response = step.response
     at++
     const seen = guard.observe({ agent, name: step.tool, arguments: step.args }, step.result, step.ran)
     if (seen === undefined) continue

@@ -12,6 +12,7 @@ import { cycle } from './cycle.ts'
 import { failure } from './failure.ts'
 import { poll } from './poll.ts'
 import { relapse } from './relapse.ts'
+import { quickPoll } from './quick-poll.ts'
 import { rejected } from './rejected.ts'
 import { reread } from './reread.ts'
 import type { AdviceRule, AdviceTexts, LoopRule, Rule, Texts } from './rule.ts'
@@ -22,7 +23,7 @@ import { run } from './run.ts'
  * poll judges only calls whose outcomes are compared: a job's status is its outcome), each opt-in's
  * rule where the config turns it on. A loop rule may replace the verdict of the rules before it.
  */
-export const RULES = [run, relapse, failure, poll, cycle, reread, rejected] as const
+export const RULES = [run, relapse, failure, poll, cycle, reread, quickPoll, rejected] as const
 
 type Listed = (typeof RULES)[number]
 

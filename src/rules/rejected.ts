@@ -86,7 +86,7 @@ const options = {
   rejectedCalls: option(
     Schema.boolean(),
     false,
-    "Opt-in: remind at once a call sent again unchanged after it was denied, until the user's next message.",
+    "Opt-in: remind at once a denied call sent again unchanged, until the user's next message.",
     TRUE_OR_FALSE,
   ),
 }

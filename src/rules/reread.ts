@@ -89,13 +89,7 @@ const options = {
   readOnlyTools: option(
     patterns(),
     [...READ_ONLY_TOOLS],
-    'For `rereads`: the tools that only read files and folders, as `*` patterns (`bash` is judged by an allowlist).',
-    { value: PATTERNS },
-  ),
-  navigationTools: option(
-    patterns(),
-    ['open', 'goto', 'scroll_up', 'scroll_down'],
-    'For `rereads`: tools that only move a view (`*` patterns): they change nothing and are never rereads.',
+    'For `rereads`: tools that only read files and folders (`*` patterns; `bash` by an allowlist).',
     { value: PATTERNS },
   ),
 }

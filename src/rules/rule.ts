@@ -43,6 +43,8 @@ export interface Seen {
   readonly same: (a: Call, b: Call) => boolean
   /** Whether the call's tool ran: false for a call a `tools/pre-execute` listener denied. */
   readonly ran: boolean
+  /** Whether the model made the call in the same step (one response) as `latest`. */
+  readonly sameStep: boolean
   /** Whether the call repeats `latest`. */
   readonly repeats: boolean
   /** Whether the call goes on with the run `latest` ends: it repeats it, unless a rule's link says otherwise. */

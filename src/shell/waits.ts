@@ -1,13 +1,16 @@
 /**
- * Whether a call waits on purpose (`waits`): a `bash` command in which some
- * command sleeps for a second or more, bounds another with `timeout`, or waits
- * for background jobs (`wait`); a `job_output` read with `wait: true`. Judged
- * by the lexer: a command it does not read whole does not wait, so it is
- * judged as any other call. Synchronous, nothing kept between calls.
+ * What a call does over time, for the rules about polling: whether it waits on
+ * purpose (`waits`): a `bash` command in which some command sleeps for a
+ * second or more, bounds another with `timeout`, or waits for background jobs
+ * (`wait`), or a `job_output` read with `wait: true`; and whether a `bash`
+ * command writes files (a redirection, `tee`), so that a changing answer may
+ * be its own doing. Judged by the lexer: a command it does not read whole
+ * neither waits nor writes here, and is judged as any other call.
+ * Synchronous, nothing kept between calls.
  */
 import { isRecord } from '../values.ts'
 import { SHELL_TOOL } from './command.ts'
-import { lex } from './lexer.ts'
+import { lex, type Simple } from './lexer.ts'
 
 /** The tool that reads a background job's output: with `wait: true`, it blocks until the job ends. */
 const JOB_READ = 'job_output'
@@ -25,12 +28,24 @@ const UNITS = new Map([
 
 /** Whether a call to `tool` with `args` waits on purpose. */
 export function waits(tool: string, args: unknown): boolean {
-  if (!isRecord(args)) return false
-  if (tool === JOB_READ) return args.wait === true
-  const { command } = args
+  if (tool === JOB_READ) return isRecord(args) && args.wait === true
   // Most commands name none of the words: they are not lexed at all.
-  if (tool !== SHELL_TOOL || typeof command !== 'string' || !/sleep|wait|timeout/.test(command)) return false
-  return lex(command)?.some(({ words }) => waitsIn(words)) ?? false
+  const command = commandOf(tool, args, /sleep|wait|timeout/)
+  return command !== undefined && (lex(command)?.some(({ words }) => waitsIn(words)) ?? false)
+}
+
+/** Whether a call to `tool` with `args` is a `bash` command that writes files: a redirection, or `tee`. */
+export function writesFiles(tool: string, args: unknown): boolean {
+  const command = commandOf(tool, args, />|tee/)
+  const written = ({ words, writes }: Simple) => writes.length > 0 || words[0] === 'tee'
+  return command !== undefined && (lex(command)?.some(written) ?? false)
+}
+
+/** The `bash` command of a call, when it holds a match of `mark`; undefined for any other call. */
+function commandOf(tool: string, args: unknown, mark: RegExp): string | undefined {
+  if (tool !== SHELL_TOOL || !isRecord(args)) return undefined
+  const { command } = args
+  return typeof command === 'string' && mark.test(command) ? command : undefined
 }
 
 /** Whether one simple command waits: `sleep` for a second or more in all, `timeout`, or `wait`. */

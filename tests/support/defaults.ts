@@ -15,6 +15,7 @@ export const DEFAULTS = Object.freeze({
   remindEvery: 0,
   blockAt: 0,
   maskNoise: false,
+  navigationTools: ['open', 'goto', 'scroll_up', 'scroll_down'],
   waits: false,
   ...Object.fromEntries(
     RULES.flatMap((entry) => Object.entries(entry.options).map(([key, option]) => [key, option.schema.meta.default])),
