@@ -21,8 +21,23 @@ import { deliveredArguments } from '../src/arguments.ts'
 import * as Reminder from '../src/index.ts'
 import { bootHarness } from '../support/harness.ts'
 import { shellCommand } from '../src/shell/command.ts'
+import { lex } from '../src/shell/lexer.ts'
+import { waits, writesFiles } from '../src/shell/waits.ts'
+import { PROSE_ARGUMENTS } from '../src/replay/candidates.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
+
+/** The README's recommended config, as its profile patch gives it. */
+const README_CONFIG = {
+  thresholds: [2, 4, 7],
+  ignoreArguments: PROSE_ARGUMENTS,
+  resultAware: true,
+  cycles: true,
+  rereads: true,
+  waits: true,
+  quickPolls: true,
+  rejectedCalls: true,
+}
 /** `BENCH_ONLY=nested` times only the workloads and opt-ins whose label contains the text, and skips the churn. */
 const ONLY = process.env.BENCH_ONLY
 const ROUNDS = QUICK ? 2 : 21
@@ -81,6 +96,7 @@ const SUBJECTS: Subject[] = [
     plugin: Reminder,
     config: { cycles: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true },
   },
+  { label: "this package, the README's config", plugin: Reminder, config: README_CONFIG },
 ]
 
 const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({
@@ -511,7 +527,7 @@ async function main() {
 async function parsing(): Promise<void> {
   const peak = (mode: string) =>
     Number(execFileSync(process.execPath, [join(import.meta.dirname, 'parsing.ts'), mode], { encoding: 'utf8' }))
-  const [none, parse] = [peak('none'), peak('parse')]
+  const [none, parse, readme] = [peak('none'), peak('parse'), peak('readme')]
   console.log('\nPeak RSS of a process judging 1,000 bash calls (one in ten a hostile 16 kB command):\n')
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
   console.log(
@@ -520,6 +536,7 @@ async function parsing(): Promise<void> {
       [
         ['off', mb(none), ''],
         ['on', mb(parse), mb(parse - none)],
+        ["the README's config", mb(readme), mb(readme - none)],
       ],
     ),
   )
@@ -541,6 +558,35 @@ async function parsing(): Promise<void> {
   })
   console.log('\nReading one hostile bash command, each one no call before it wrote:\n')
   console.log(table(['command', 'slowest', 'median'], rows))
+  await waiting()
+}
+
+/**
+ * What `waits` and `quickPolls` pay to judge a `bash` command: whether it waits, whether it writes
+ * files, and, for the first, what lexing it would cost without the scan for the words that matter.
+ */
+async function waiting(): Promise<void> {
+  const commands: [string, (i: number) => string][] = [
+    ['16 kB of one word, none of the words', (i) => `grep -n "${'x'.repeat(16_300)}" f${i}`],
+    ['1,600 zero sleeps', (i) => `${'sleep 0; '.repeat(1_600)}: ${i}`],
+    ['16 kB after a wait', (i) => `sleep 1; grep "${'x'.repeat(16_300)}" f${i} > out`],
+  ]
+  const time = (run: (command: string) => unknown, make: (i: number) => string) => {
+    const times = Array.from({ length: QUICK ? 5 : 200 }, (_, i) => make(i)).map((command) => {
+      const start = performance.now()
+      run(command)
+      return (performance.now() - start) * 1e3
+    })
+    return `${median(times).toFixed(0)} µs`
+  }
+  const rows = commands.map(([label, make]) => [
+    label,
+    time((command) => waits('bash', { command }), make),
+    time((command) => writesFiles('bash', { command }), make),
+    time(lex, make),
+  ])
+  console.log('\nJudging one bash command for waits and quickPolls (medians), each one no call before it wrote:\n')
+  console.log(table(['command', 'waits', 'writes files', 'lexing it'], rows))
 }
 
 await main()

@@ -1,6 +1,7 @@
 /**
- * One process of the parsing benchmark (`npm run bench` spawns two): a guard
- * with `rereads` on (`parse`) or off (`none`) judges 1,000 `bash` calls, each a
+ * One process of the parsing benchmark (`npm run bench` spawns three): a guard
+ * with `rereads` on (`parse`), off (`none`), or the README's config (`readme`:
+ * every call also judged for waits and quick polls) judges 1,000 `bash` calls, each a
  * command no call before it wrote, with one result for all, so that with
  * `rereads` every call is compared with the window's and its command read; one
  * call in ten is a hostile 16 kB command (nested substitutions, parentheses,
@@ -11,8 +12,18 @@ import { createGuard } from '../src/guard.ts'
 
 const CALLS = 1_000
 const mode = process.argv[2]
-if (mode !== 'parse' && mode !== 'none') throw new Error('usage: node bench/parsing.ts parse|none')
-const guard = createGuard(Config({ rereads: mode === 'parse' }))
+if (mode !== 'parse' && mode !== 'none' && mode !== 'readme')
+  throw new Error('usage: node bench/parsing.ts parse|none|readme')
+const README = {
+  thresholds: [2, 4, 7],
+  resultAware: true,
+  cycles: true,
+  rereads: true,
+  waits: true,
+  quickPolls: true,
+  rejectedCalls: true,
+}
+const guard = createGuard(Config(mode === 'readme' ? README : { rereads: mode === 'parse' }))
 const agent = {} as never
 const result = { isError: false, content: [{ type: 'text' as const, text: 'the same answer' }] }
 const hostile = (i: number) =>

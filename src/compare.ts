@@ -72,18 +72,19 @@ function build(config: ComparedBy): Comparison {
   // Calls to one tool share their ignored arguments, so either side's list serves.
   const sameCall = (a: ToolCall, b: ToolCall) => a.tool === b.tool && sameArguments(a.args, b.args, a.ignored)
   const noise = config.maskNoise === true
-  const waiting = config.waits === true ? waits : () => false
+  const waiting = config.waits === true
   // Each call's outcome as the rules that judge every result ask for it: several may, for the same call.
   const outcomes = new WeakMap<Call, Outcome>()
   const call = (tool: string, args: unknown, result: Result): Call => ({
     tool,
     args,
     ignored: ignored(tool),
-    outcome: waiting(tool, args)
-      ? WAITED
-      : resultAware(tool)
-        ? outcome(tool, args, result.isError, result.content, noise)
-        : undefined,
+    outcome:
+      waiting && waits(tool, args)
+        ? WAITED
+        : resultAware(tool)
+          ? outcome(tool, args, result.isError, result.content, noise)
+          : undefined,
   })
   return {
     tracked,

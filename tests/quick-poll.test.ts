@@ -1,7 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Config } from '../src/config.ts'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { Config } from '../src/config.ts'
+import { createGuard } from '../src/guard.ts'
 import { quickPollText } from '../src/rules/quick-poll.ts'
 import { shortReminder } from '../src/rules/run.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
@@ -121,6 +123,49 @@ describe('quickPolls: what is never a quick poll', () => {
     const h = await harness(script, ON)
     await mountBash(h.ctx)
     expect(reminders(await h.run())).toEqual([])
+  })
+
+  it('a poll counts from its first call: one after another call starts it', async () => {
+    const log = join(await scratch('poll'), 'build.log')
+    writeFileSync(log, '')
+    const check = bash(`tail -n 5 '${log}'`)
+    const script: Script = (_request, index) => {
+      appendFileSync(log, `step ${index}\n`)
+      const calls = [READ, check, check]
+      return index < calls.length ? { calls: [calls[index] as ScriptedCall] } : { text: 'done' }
+    }
+    const h = await harness(script, ON)
+    await mountBash(h.ctx)
+    expect(reminders(await h.run())).toEqual([])
+  })
+
+  it('a batch counts once and the poll goes on after it; a batch call after a reminder gets none', async () => {
+    const clock = bash('date +%s%N')
+    const run = async (script: ScriptedTurn[]) => {
+      const h = await harness(script, ON)
+      await mountBash(h.ctx)
+      return reminders(await h.run()).map((r) => r.afterCall)
+    }
+    expect(await run([{ calls: times(3, clock) }, { calls: [clock] }, { calls: [clock] }])).toEqual([5])
+    // The third call is reminded, once: a step's notices follow all of its results.
+    expect(await run([{ calls: [clock] }, { calls: [clock] }, { calls: times(2, clock) }])).toEqual([4])
+  })
+
+  it("job_output is the busy-poll rule's: a read that finds the job ended is no quick poll", () => {
+    const guard = createGuard(Config({ ...ON, quickPollCalls: 2 }))
+    const agent = {} as Agent
+    const read = { agent, name: 'job_output', arguments: { job_id: 'bash-1' } }
+    const status = (text: string) => ({ isError: false, content: [{ type: 'text' as const, text }] })
+    guard.step(agent, [])
+    guard.observe(read, status('step 1\n[status: running]'))
+    guard.step(agent, [])
+    const ended = guard.observe(read, status('done\n[status: completed, exit code: 0]'))
+    expect(ended?.reminder).toBeUndefined()
+    guard.step(agent, [])
+    const other = { ...read, name: 'status' }
+    guard.observe(other, status('step 1\n[status: running]'))
+    guard.step(agent, [])
+    expect(guard.observe(other, status('done\n[status: completed, exit code: 0]'))?.reminder).toBeDefined()
   })
 
   it('a loop reminder due at the same call stands alone', async () => {

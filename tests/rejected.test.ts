@@ -143,6 +143,26 @@ describe('rejectedCalls remembers a bounded number of denials', () => {
   })
 })
 
+describe('rejectedCalls remembers each denied call once', () => {
+  it(`a call denied again and again takes one place: ${DENIALS_KEPT} more denials of it forget nothing`, async () => {
+    const other: ScriptedCall = { name: 'grep', args: { pattern: 'other' } }
+    const h = await harness(turns(other, ...times(DENIALS_KEPT, GREP), other), { rejectedCalls: true })
+    h.ctx.on('tools/pre-execute', async () => ({ kind: 'deny', reason: 'no' }))
+    const texts = reminders(await h.run()).map((r) => [r.afterCall, r.text])
+    expect(texts.at(-1)).toEqual([DENIALS_KEPT + 2, rejectedText('grep', DENIALS_KEPT + 1, 'policy', 'no')])
+  })
+
+  it("a reason that does not open with dsh's `Error: ` is quoted whole", () => {
+    const guard = createGuard(Config({ rejectedCalls: true }))
+    const agent = {} as Agent
+    const exec = { agent, name: 'grep', arguments: { pattern: 'x' } }
+    const result = { isError: true, content: [{ type: 'text' as const, text: 'blocked. Error: quota' }] }
+    guard.observe(exec, result, false)
+    const text = guard.observe(exec, result, false)?.reminder?.content[0]
+    expect(text).toEqual({ type: 'text', text: rejectedText('grep', 1, 'policy', 'blocked. Error: quota') })
+  })
+})
+
 describe('replay reads a rejection from the approval events in the log', () => {
   it('--rejected-calls reminds where the live guard did, and a recorded reminder reads back as its kind', async () => {
     const setup = (ctx: Context) => askAboutGrep(ctx, 'rejected')

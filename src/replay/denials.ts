@@ -14,18 +14,14 @@ import { deniedBeforeRunning } from '../texts.ts'
 /** Which calls were refused approval. */
 export class Approvals {
   /** Per question asked about a call, that call's id. */
-  private readonly asks = new Map<string, string>()
-  /** The calls refused approval. */
-  private readonly refused = new Set<string>()
+  private readonly asks = new Map<unknown, string>()
+  /** The calls refused approval; an outcome of a question never asked adds nothing a call is. */
+  private readonly refused = new Set<string | undefined>()
 
   /** Take one event in; events of other types are left out. */
-  read(type: string, data: Record<string, unknown>): void {
-    const { id } = data
-    if (typeof id !== 'string') return
-    if (type === 'approval/asked' && typeof data.callId === 'string') this.asks.set(id, data.callId)
-    if (type !== 'approval/decided' || data.outcome === 'allowed-once') return
-    const callId = this.asks.get(id)
-    if (callId !== undefined) this.refused.add(callId)
+  read(type: string, { id, callId, outcome }: Record<string, unknown>): void {
+    if (type === 'approval/asked' && typeof id === 'string' && typeof callId === 'string') this.asks.set(id, callId)
+    if (type === 'approval/decided' && outcome !== 'allowed-once') this.refused.add(this.asks.get(id))
   }
 
   /** Whether the call's tool ran, as far as approvals tell: false for a call refused approval. */

@@ -18,7 +18,7 @@ import { TRUE_OR_FALSE } from '../options.ts'
 import { anyOf } from '../patterns.ts'
 import { JOB_READ, type Outcome, sameOutcome } from '../results.ts'
 import { waits, writesFiles } from '../shell/waits.ts'
-import type { Entry, Found, Seen } from './rule.ts'
+import { ADVICE, type Entry, type Found, type Seen } from './rule.ts'
 
 /** The most calls `quickPollCalls` may ask for. */
 const LONGEST_POLL = 100
@@ -84,7 +84,7 @@ export const quickPoll: Entry<typeof options, QuickPollVerdict, 'advice'> = {
       phase: 'advice',
       start: (first): Poll => ({ length: 1, outcome: outcomeOf(first) }),
       copy: (state: Poll) => ({ ...state }),
-      step(state: Poll, seen, found, reminded) {
+      step(state: Poll, seen, found) {
         const { call, latest, sameStep } = seen
         const outcome = outcomeOf(seen)
         const again = polls(call) && compared.sameCall(latest, call)
@@ -93,10 +93,11 @@ export const quickPoll: Entry<typeof options, QuickPollVerdict, 'advice'> = {
         if (!again) state.length = 1
         else if (!sameStep) state.length = changed ? state.length + 1 : 1
         state.outcome = outcome
-        if (reminded || !again || sameStep || !changed || state.length % every !== 0) return undefined
-        const { run, resumed } = found
+        // A call that is no poll's, or whose answer did not change, has just started one over at 1.
+        if (sameStep || state.length % every !== 0) return undefined
+        const { run } = found
         const { length } = state
-        return { kind: 'quick-poll', call, calls: [call], run, length, measured: length, complete: true, resumed }
+        return { kind: 'quick-poll', call, calls: [call], run, length, measured: length, ...ADVICE }
       },
     }
   },

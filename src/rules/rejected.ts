@@ -15,7 +15,7 @@ import { type Call, comparison } from '../compare.ts'
 import { TRUE_OR_FALSE } from '../options.ts'
 import { textOf } from '../results.ts'
 import { deniedBeforeRunning } from '../texts.ts'
-import type { Entry, Found, Seen } from './rule.ts'
+import { ADVICE, type Entry, type Found, type Seen } from './rule.ts'
 
 /**
  * How many denied calls each agent remembers until the user's next message: the latest ones. A
@@ -137,8 +137,7 @@ export const rejected: Entry<typeof options, RejectedVerdict, 'advice'> = {
           run,
           length: 2,
           measured: 2,
-          complete: true,
-          resumed: false,
+          ...ADVICE,
           back,
           by,
           reason,

@@ -32,6 +32,12 @@ export interface Found extends Measure {
   readonly kind: string
 }
 
+/**
+ * What an advice verdict says of what only a loop's verdict is read for: that a reminder can be due
+ * (`complete`) and that it did not resume. The guard reads neither on advice: its texts are its own.
+ */
+export const ADVICE = { complete: true, resumed: false } as const
+
 /** One call as the rules see it, in the order they step. */
 export interface Seen {
   readonly call: Call

@@ -48,7 +48,7 @@ function commandOf(tool: string, args: unknown, mark: RegExp): string | undefine
   return typeof command === 'string' && mark.test(command) ? command : undefined
 }
 
-/** Whether one simple command waits: `sleep` for a second or more in all, `timeout`, or `wait`. */
+/** Whether one simple command waits: `sleep` for a second or more (every operand a duration), `timeout`, `wait`. */
 function waitsIn(words: readonly string[]): boolean {
   const start = words.findIndex((word) => !KEYWORDS.has(word))
   const [name, ...operands] = words.slice(start)
@@ -56,9 +56,12 @@ function waitsIn(words: readonly string[]): boolean {
   return name === 'sleep' && operands.reduce((total, operand) => total + seconds(operand), 0) >= 1
 }
 
-/** The seconds a `sleep` operand stands for: `30`, `0.5`, `2m`; 0 for one that is no duration. */
+/**
+ * The seconds a `sleep` operand stands for: `30`, `0.5`, `2m`; not a number (so no wait in all) for
+ * one that is no duration as read here, digits and dots with an optional unit.
+ */
 function seconds(operand: string): number {
   const factor = UNITS.get(operand.slice(-1))
-  const n = Number(factor === undefined ? operand : operand.slice(0, -1))
-  return n > 0 ? n * (factor ?? 1) : 0
+  const number = factor === undefined ? operand : operand.slice(0, -1)
+  return /^[\d.]+$/.test(number) ? Number(number) * (factor ?? 1) : Number.NaN
 }

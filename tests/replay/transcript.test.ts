@@ -234,6 +234,15 @@ describe("a call refused approval, as dsh-user-approval's audit events log it", 
     ).toEqual([true, true])
   })
 
+  it('only approval/asked asks, and a later question about no call does not undo an earlier one', () => {
+    const decided = approval('decided', { id: 'q', outcome: 'rejected' })
+    expect(ran(approval('policy', { id: 'q', callId: 'call-2' }), decided)).toEqual([true, true])
+    expect(ran(approval('asked', { id: 'q', callId: 'call-2' }), approval('asked', { id: 'q' }), decided)).toEqual([
+      true,
+      false,
+    ])
+  })
+
   it('a question about no call, an answer to no question and an id that is not text are left out', () => {
     expect(
       ran(
