@@ -9,7 +9,7 @@ import { judge, type Option, reject } from './checks.ts'
 import { name } from './name.ts'
 import { type Shared, SHARED } from './options.ts'
 import { Problem } from './problem.ts'
-import { closest } from './quote.ts'
+import { closest, show } from './quote.ts'
 import { RULES, type RuleValues } from './rules/index.ts'
 
 export { name } from './name.ts'
@@ -55,7 +55,7 @@ function validate(raw: unknown): Config {
     if (!Object.hasOwn(OPTIONS, key)) {
       const near = closest(key, KEYS)
       const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`
-      throw new Problem(`unknown option ${JSON.stringify(key)}${hint}`, [name])
+      throw new Problem(`unknown option ${show(key)}${hint}`, [name])
     }
   }
   const given: Record<string, unknown> = { ...raw }

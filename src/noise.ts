@@ -3,7 +3,7 @@
  * anything (`maskNoise`): durations and elapsed times, clock times and dates,
  * process ids, temporary paths and long hexadecimal ids (with a letter among
  * their digits), each replaced by a mark of its kind before two outcomes are
- * compared. Conservative: a count, a
+ * compared; a timing in brackets goes whole. Conservative: a count, a
  * line number, an exit code or any number without a unit of time is kept, as
  * a change there is a change the model should see. Each pattern is linear in
  * the text: no nested repetition.
@@ -14,14 +14,17 @@
  * so that `12:30:05` is a clock time and not a number.
  */
 const NOISE: readonly [RegExp, string][] = [
+  // ` (523ms)`, ` [12.24ms]`, even wrapped as `[12.` and `24ms]`: a timing a runner prints on some lines
+  // only (the slow ones) goes whole, so the lines with and without it are the same line
+  [/[ \t]*[([]\d+(?:\.\s*\d*)?\s?(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?)[)\]]/g, ''],
   // 2026-12-03, 2026-12-03T16:17:51.123Z, 2026-12-03 16:17:51+01:00
   [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<date>'],
   // 16:17:51, 16:17:51.123, 00:01:23 as an elapsed time
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
   // 968ms, 0.52s, 1.2 seconds, 3 min, 250µs
   [/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?)\b/g, '<duration>'],
-  // pid 4242, PID: 4242, pid=4242
-  [/\bpid\b[=: ]\s*\d+/gi, 'pid <pid>'],
+  // pid 4242, PID: 4242, pid=4242, Process Group PGID: 4242, PPID 1
+  [/\bp[pg]?id\b[=: ]\s*\d+/gi, 'pid <pid>'],
   // /tmp/tmpa1b2c3/x.py → <tmp>/x.py, /private/tmp/…, /var/folders/ab/cd/T/tmpx/…: the one folder a run makes
   // afresh, not what lies below it (a project under /tmp keeps its file names)
   [/(?:\/private)?\/(?:tmp|var\/tmp|var\/folders\/[^\s/]+\/[^\s/]+\/[A-Z])\/[^\s'"`:,;)\]}/]+/g, '<tmp>'],

@@ -12,6 +12,8 @@ export function closest<K extends string>(key: string, names: readonly K[]): K |
   let best: K | undefined
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1
   for (const known of names) {
+    // Texts whose lengths differ by more than the best distance so far are farther apart than it.
+    if (Math.abs(key.length - known.length) >= bestDistance) continue
     const distance = editDistance(key.toLowerCase(), known.toLowerCase())
     if (distance < bestDistance) {
       best = known

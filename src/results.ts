@@ -12,6 +12,7 @@ import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { argumentsPreview, preview, sameJson } from './arguments.ts'
 import { isRecord } from './values.ts'
 import { maskNoise } from './noise.ts'
+import { asksTheClock } from './shell/waits.ts'
 
 /** What a result is made of, as the tool pipeline and a log both carry it. */
 export interface Result {
@@ -88,7 +89,8 @@ export function outcome(
     const status = jobStatus(content)
     if (unfinished(status)) return { isError, content: undefined, running: status }
   }
-  return masked(isError, content, noise)
+  // A clock's answer is its times and dates: masked, two readings a minute apart would be the same.
+  return masked(isError, content, noise && !asksTheClock(tool, args))
 }
 
 /**

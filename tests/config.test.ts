@@ -227,6 +227,13 @@ describe('config', () => {
     expect((await ctx.plugin(Reminder, { thresholds: [2, 4], blockAt: 4 })).config.blockAt).toBe(4)
   })
 
+  it('an unknown key of 10 MB is quoted cut short, and no known key is guessed for it', () => {
+    const key = `thresholds${'x'.repeat(10_000_000)}`
+    expect(() => Reminder.Config({ [key]: 2 } as never)).toThrow(
+      exactly(`repeat-tool-reminder: unknown option "thresholds${'x'.repeat(69)}…`),
+    )
+  })
+
   it.each<[string, string]>([
     ['threshold', 'repeat-tool-reminder: unknown option "threshold" (did you mean "thresholds"?)'],
     ['blockat', 'repeat-tool-reminder: unknown option "blockat" (did you mean "blockAt"?)'],

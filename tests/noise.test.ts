@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { maskNoise } from '../src/noise.ts'
+import { outcome } from '../src/results.ts'
 
 describe('maskNoise: what changes run to run without meaning anything', () => {
   it('a project under /tmp keeps its file names: a listing that grows is a change', () => {
@@ -21,6 +22,10 @@ describe('maskNoise: what changes run to run without meaning anything', () => {
     ['finished 16:17:51.5, 16:17:51.123 and 16:17:51', 'finished <time>, <time> and <time>'],
     ['1 second, 2 sec, 1 minute', '<duration>, <duration>, <duration>'],
     ['pid 4242 and PID: 17 and pid=9', 'pid <pid> and pid <pid> and pid <pid>'],
+    ['Process Group PGID: 51234, PPID 1', 'Process Group pid <pid>, pid <pid>'],
+    ['✓ parses (523ms)\n✓ renders', '✓ parses\n✓ renders'],
+    ['ok [12.\n24ms] done', 'ok done'],
+    ['took [0.5 s] and (3 min)', 'took and'],
     ['wrote /tmp/tmpa1b2c3/x.py, then /var/folders/ab/cd12/T/tmpq/y', 'wrote <tmp>/x.py, then <tmp>/y'],
     ['/private/tmp/pytest-7/test_a0/out.txt', '<tmp>/test_a0/out.txt'],
     [
@@ -42,5 +47,15 @@ describe('maskNoise: what changes run to run without meaning anything', () => {
     ['abc123 is a short id'],
   ])('a false friend is kept: %j', (raw) => {
     expect(maskNoise(raw)).toBe(raw)
+  })
+})
+
+describe('maskNoise leaves a clock alone: its times and dates are the answer', () => {
+  const at = (time: string) => [{ type: 'text' as const, text: `${time}\n` }]
+  it('two readings of `date` a minute apart differ; the same lines from a log file are the same', () => {
+    const date = (time: string) => outcome('bash', { command: 'date +%T' }, false, at(time), true)
+    expect(date('16:17:51')).not.toEqual(date('16:18:51'))
+    const log = (time: string) => outcome('bash', { command: 'tail -n 1 build.log' }, false, at(time), true)
+    expect(log('16:17:51')).toEqual(log('16:18:51'))
   })
 })

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Config } from '../src/config.ts'
 import { shortPollReminder } from '../src/rules/poll.ts'
 import { shortReminder } from '../src/rules/run.ts'
-import { waits, writesFiles } from '../src/shell/waits.ts'
+import { asksTheClock, waits, writesFiles } from '../src/shell/waits.ts'
 import { harness, reminders, toolResults } from '../support/harness.ts'
 import type { Script, ScriptedCall } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
@@ -73,6 +73,25 @@ describe('which bash commands write files, for quickPolls', () => {
     expect(writesFiles('pwsh', { command: 'a > b' })).toBe(false)
     expect(writesFiles('bash', 'a > b')).toBe(false)
     expect(writesFiles('bash', { command: ['a > b'] })).toBe(false)
+  })
+})
+
+describe('which bash commands ask the clock, for maskNoise', () => {
+  it.each([
+    ['date', true],
+    ['date +%T.%N', true],
+    ['uptime', true],
+    ['timedatectl status | head -3', true],
+    ['for i in 1 2; do date; sleep 1; done', true],
+    ['echo date', false],
+    ['cat update.log', false],
+    ['date $(whoami)', false],
+  ])('%j: %s', (command, expected) => {
+    expect(asksTheClock('bash', { command })).toBe(expected)
+  })
+
+  it('only bash commands', () => {
+    expect(asksTheClock('pwsh', { command: 'date' })).toBe(false)
   })
 })
 

@@ -5,6 +5,7 @@
  * input was read, 1 when any failed, 2 for bad options. It never creates or
  * changes a file.
  */
+import pkg from '../../package.json' with { type: 'json' }
 import type { Config } from '../config.ts'
 import type { Labels } from './labels.ts'
 import { Scorer } from './score.ts'
@@ -89,8 +90,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 async function ask(argv: string[], io: Io): Promise<{ request: Request; inputs: Inputs } | number> {
   try {
     const request = parse(argv)
-    if (request === undefined) {
-      io.out(`${USAGE}\n`)
+    if (typeof request === 'string') {
+      io.out(`${request === 'help' ? USAGE : `${pkg.name} ${pkg.version}`}\n`)
       return 0
     }
     return { request, inputs: await loadInputs(request) }

@@ -3,6 +3,7 @@
  * their arguments and results, and the tokens of the model responses that made
  * them, each response counted once. Pure.
  */
+import { canonical } from '../arguments.ts'
 import type { LoggedCall, Transcript } from './transcript.ts'
 
 /**
@@ -35,7 +36,7 @@ export class Cost {
   add(call: LoggedCall): void {
     this.sum.calls++
     this.sum.argumentChars += call.raw.length
-    this.sum.resultChars += JSON.stringify(call.logged).length
+    this.sum.resultChars += written(call.logged)
     this.responses.add(call.response)
   }
 
@@ -52,5 +53,17 @@ export class Cost {
       outputTokens += usage.outputTokens
     }
     return { ...this.sum, responses: this.responses.size, inputTokens, outputTokens }
+  }
+}
+
+/**
+ * How many characters a logged result takes as JSON: as `JSON.stringify` writes it, or, for one
+ * nested deeper than it goes, in canonical form (the same characters, keys in another order).
+ */
+function written(content: readonly unknown[]): number {
+  try {
+    return JSON.stringify(content).length
+  } catch {
+    return canonical(content, []).length
   }
 }

@@ -37,6 +37,7 @@ ${flagsHelp(32)}
   --all                         detail every session
   --json                        one JSON document on stdout, every session in it
   -h, --help                    show this help
+  --version                     print the package and its version
 
 Exit status: 0 when every input was read whole, 1 when any failed or was torn (its
 calls before the tear are reported) or a label names a call no log has, 2 for bad
@@ -156,8 +157,11 @@ async function loadLabels(file: string, rereads = false): Promise<Labels> {
  */
 export const REPLAY = `${name} replay`
 
-/** The request a command line makes; undefined for `--help`. Throws a {@link Problem} naming a bad option. */
-export function parse(argv: string[]): Request | undefined {
+/**
+ * The request a command line makes, or what it asks to be told instead (`--help`, `--version`).
+ * Throws a {@link Problem} naming a bad option.
+ */
+export function parse(argv: string[]): Request | 'help' | 'version' {
   const options = {
     ...configOptions,
     config: { type: 'string' },
@@ -168,9 +172,11 @@ export function parse(argv: string[]): Request | undefined {
     all: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
   } as const
   const { values, positionals } = commandLine(REPLAY, argv, options)
-  if (values.help) return undefined
+  if (values.help) return 'help'
+  if (values.version) return 'version'
   const [verb, ...paths] = positionals
   if (verb === undefined)
     throw new Problem(

@@ -4,7 +4,8 @@
  * second or more, bounds another with `timeout`, or waits for background jobs
  * (`wait`), or a `job_output` read with `wait: true`; and whether a `bash`
  * command writes files (a redirection, `tee`), so that a changing answer may
- * be its own doing. Judged by the lexer: a command it does not read whole
+ * be its own doing; and whether it asks the clock (`date`, `uptime`, …), whose
+ * answer `maskNoise` must leave alone. Judged by the lexer: a command it does not read whole
  * neither waits nor writes here, and is judged as any other call.
  * Synchronous, nothing kept between calls.
  */
@@ -41,6 +42,15 @@ export function writesFiles(tool: string, args: unknown): boolean {
   return command !== undefined && (lex(command)?.some(written) ?? false)
 }
 
+/** The commands that answer what time it is: their times and dates are the answer, not noise. */
+const CLOCKS = new Set<string | undefined>(['date', 'uptime', 'timedatectl', 'hwclock'])
+
+/** Whether a call to `tool` with `args` is a `bash` command that asks the clock. */
+export function asksTheClock(tool: string, args: unknown): boolean {
+  const command = commandOf(tool, args, /date|uptime|clock/)
+  return command !== undefined && (lex(command)?.some(({ words }) => CLOCKS.has(nameOf(words)[0])) ?? false)
+}
+
 /** The `bash` command of a call, when it holds a match of `mark`; undefined for any other call. */
 function commandOf(tool: string, args: unknown, mark: RegExp): string | undefined {
   if (tool !== SHELL_TOOL || !isRecord(args)) return undefined
@@ -48,10 +58,14 @@ function commandOf(tool: string, args: unknown, mark: RegExp): string | undefine
   return typeof command === 'string' && mark.test(command) ? command : undefined
 }
 
+/** A simple command's words from its name on: the keywords of a loop or a condition before it left out. */
+function nameOf(words: readonly string[]): readonly string[] {
+  return words.slice(words.findIndex((word) => !KEYWORDS.has(word)))
+}
+
 /** Whether one simple command waits: `sleep` for a second or more (every operand a duration), `timeout`, `wait`. */
 function waitsIn(words: readonly string[]): boolean {
-  const start = words.findIndex((word) => !KEYWORDS.has(word))
-  const [name, ...operands] = words.slice(start)
+  const [name, ...operands] = nameOf(words)
   if (name === 'timeout' || name === 'wait') return true
   return name === 'sleep' && operands.reduce((total, operand) => total + seconds(operand), 0) >= 1
 }

@@ -1,3 +1,4 @@
+import pkg from '../../package.json' with { type: 'json' }
 import { effectsWith } from '../support/events.ts'
 import { cp, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -534,6 +535,13 @@ describe('replay: options', () => {
     )
   })
 
+  it('--version prints the package and its version, alone or with a command', async () => {
+    for (const argv of [['--version'], ['replay', 'x', '--version']]) {
+      const { status, out, err } = await runReplay(argv)
+      expect([status, out, err]).toEqual([0, `${pkg.name} ${pkg.version}\n`, ''])
+    }
+  })
+
   it(
     '--help prints the usage: what it reads, every config flag from the ' +
       'one table, its own options, the exit status',
@@ -564,6 +572,7 @@ describe('replay: options', () => {
           '  --all                         detail every session',
           '  --json                        one JSON document on stdout, every session in it',
           '  -h, --help                    show this help',
+          '  --version                     print the package and its version',
           '',
           'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
           'calls before the tear are reported) or a label names a call no log has, 2 for bad',
