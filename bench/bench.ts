@@ -53,6 +53,11 @@ interface Subject {
    * for the subject that listens to both.
    */
   pre?: true
+  /**
+   * Dispatch `tools/execute` between the two, as the registry does for every call it runs: for a
+   * subject that watches which calls ran (`rejectedCalls`). Without it, every call looks denied.
+   */
+  execute?: true
 }
 
 /** A subject booted in its own harness context, with one live agent. */
@@ -96,7 +101,7 @@ const SUBJECTS: Subject[] = [
     plugin: Reminder,
     config: { cycles: true, resultAware: true, rereads: true, sameFailure: true, maskNoise: true },
   },
-  { label: "this package, the README's config", plugin: Reminder, config: README_CONFIG },
+  { label: "this package, the README's config", plugin: Reminder, config: README_CONFIG, execute: true },
 ]
 
 const RESULT: ToolExecutionResult = Object.freeze<ToolExecutionResult>({
@@ -181,6 +186,13 @@ function pass(ctx: Context, exec: ToolExecution, result = RESULT): Promise<PostT
   return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/post-execute', exec, result, ACCEPT)
 }
 
+/** One `tools/execute` pass around a tool that returns `result`, dispatched as the registry dispatches it. */
+function executePass(ctx: Context, exec: ToolExecution, result = RESULT): Promise<ToolExecutionResult> {
+  return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/execute', exec as never, () =>
+    Promise.resolve(result),
+  )
+}
+
 /** One `tools/pre-execute` pass, dispatched as the registry dispatches it. */
 function prePass(ctx: Context, exec: ToolExecution): Promise<PreToolDecision> {
   return ctx.waterfall(scopeTarget(ctx.tools, exec.agent), 'tools/pre-execute', exec, ALLOW)
@@ -221,6 +233,7 @@ async function sample(
   for (let i = 0; i < execs.length; i++) {
     const exec = execs[i]!
     if (mounted.subject.pre) await prePass(mounted.ctx, exec)
+    if (mounted.subject.execute) await executePass(mounted.ctx, exec, results[i])
     await pass(mounted.ctx, exec, results[i])
   }
   return ((performance.now() - start) * 1e6) / execs.length
@@ -272,6 +285,7 @@ async function timeWorkload(mounted: Mounted[], workload: Workload) {
     optIn: cost(4),
     blockAt: cost(5),
     otherWords: cost(6),
+    readme: cost(7),
     stringify: median(perRound.map((ns) => ns.at(-1)!)),
   }
 }
@@ -482,10 +496,11 @@ async function main() {
   console.log('  listener: a listener that only calls next(), what cordis charges any listener;')
   console.log("  this over it: the guard's own work on top of that; cycles+RA: with cycles and resultAware;")
   console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included;')
-  console.log('  +words: cycles+RA with rereads, sameFailure and maskNoise too; over it: what those three add.\n')
+  console.log('  +words: cycles+RA with rereads, sameFailure and maskNoise too; over it: what those three add;')
+  console.log("  README: the README's config (rereads, waits, quickPolls and rejectedCalls among its opt-ins).\n")
   console.log(
     table(
-      ['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it'],
+      ['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it', 'README'],
       rows.map((r) => [
         r.workload,
         delta(r.passThrough),
@@ -494,6 +509,7 @@ async function main() {
         delta(r.blockAt),
         delta(r.otherWords),
         delta(r.otherWords - r.optIn),
+        delta(r.readme),
       ]),
     ),
   )
@@ -568,6 +584,7 @@ async function parsing(): Promise<void> {
 async function waiting(): Promise<void> {
   const commands: [string, (i: number) => string][] = [
     ['16 kB of one word, none of the words', (i) => `grep -n "${'x'.repeat(16_300)}" f${i}`],
+    ['8,000 empty quotes, none of the words', (i) => `grep ${'""'.repeat(8_000)} f${i}`],
     ['1,600 zero sleeps', (i) => `${'sleep 0; '.repeat(1_600)}: ${i}`],
     ['16 kB after a wait', (i) => `sleep 1; grep "${'x'.repeat(16_300)}" f${i} > out`],
   ]

@@ -186,8 +186,10 @@ class RepeatGuard implements Guard {
   /** How the rules see `call`, the next call of the agent whose state is `state`. */
   private seen(state: AgentState, call: Call, result: Result, ran: boolean, sameStep: boolean): Seen {
     const { latest } = state
-    const repeats = this.same(latest, call)
-    return { call, result, ran, sameStep, latest, same: this.same, repeats, continues: repeats, from: undefined }
+    const sameCall = this.sameCall(latest, call)
+    const repeats = sameCall && sameOutcome(latest.outcome, call.outcome)
+    const { same } = this
+    return { call, result, ran, sameStep, latest, same, sameCall, repeats, continues: repeats, from: undefined }
   }
 
   /**

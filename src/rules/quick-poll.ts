@@ -85,9 +85,9 @@ export const quickPoll: Entry<typeof options, QuickPollVerdict, 'advice'> = {
       start: (first): Poll => ({ length: 1, outcome: outcomeOf(first) }),
       copy: (state: Poll) => ({ ...state }),
       step(state: Poll, seen, found) {
-        const { call, latest, sameStep } = seen
+        const { call, sameCall, sameStep } = seen
         const outcome = outcomeOf(seen)
-        const again = polls(call) && compared.sameCall(latest, call)
+        const again = sameCall && polls(call)
         const changed = !sameOutcome(state.outcome, outcome)
         // A call of the same batch neither counts nor breaks the poll; any other call starts over.
         if (!again) state.length = 1

@@ -51,6 +51,8 @@ export interface Seen {
   readonly ran: boolean
   /** Whether the model made the call in the same step (one response) as `latest`. */
   readonly sameStep: boolean
+  /** Whether the call is the same call as `latest`, whatever their outcomes. */
+  readonly sameCall: boolean
   /** Whether the call repeats `latest`. */
   readonly repeats: boolean
   /** Whether the call goes on with the run `latest` ends: it repeats it, unless a rule's link says otherwise. */
