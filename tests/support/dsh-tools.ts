@@ -20,7 +20,7 @@ import * as ToolBash from '@deepseek-ai/dsh-tool-bash'
 import * as ToolJobs from '@deepseek-ai/dsh-tool-jobs'
 import LocalFileSystem from '@deepseek-ai/dsh-fs-local'
 import * as ToolFs from '@deepseek-ai/dsh-tool-fs'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, onTestFinished } from 'vitest'
 import { compose, row } from './profile.ts'
 import { scratch } from '../../support/scratch.ts'
 
@@ -37,9 +37,12 @@ const ROWS = [
  * Mount dsh's bash tool and spill policy on `ctx` with the base composition's
  * rows and config; the executor is the local one (`dsh-bash-local`, the
  * sandbox's own base), since no sandbox runner is assumed here. Resolves to the
- * folder the spill store writes to.
+ * folder the spill store writes to. Call it inside a test: `ctx` is disposed when the test ends.
  */
 export async function mountBash(ctx: Context): Promise<string> {
+  // Disposed when the test ends: the local subprocess service stops its processes and takes back the
+  // process exit listener each one adds, so that a file of tests leaves none behind.
+  onTestFinished(() => ctx.fiber.dispose())
   const rows = await compose('[]')
   const spills = await scratch('spill')
   for (const [id, plugin] of ROWS) {
