@@ -176,10 +176,11 @@ describe('in dsh, by the README', () => {
     },
   )
 
-  it('the turn-off snippet disables the row', async () => {
+  it("the turn-off snippet disables the row and, pasted as a headless profile's whole file, keeps HMR on", async () => {
     const [, off] = await readmeSnippets('README.md')
-    const row = (await compose(off!)).find((r) => r.id === 'repeat-tool-reminder')
-    expect(row).toMatchObject({ name: packageName, disabled: true })
+    const rows = await compose(off!, true)
+    expect(rows.find((r) => r.id === 'repeat-tool-reminder')).toMatchObject({ name: packageName, disabled: true })
+    expect(rows.find((r) => r.id === 'hmr')).toMatchObject({ disabled: false })
   })
 })
 
