@@ -4,7 +4,8 @@
  * a scripted model that keeps repeating a search that finds nothing until the
  * guard's detailed reminder reaches it. It prints the transcript.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -72,6 +73,12 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     output.out(USAGE)
     return 0
   }
+  // A folder the demo cannot write to (another user's, say) is said in one line, not as the backend's stack.
+  const unwritable = options.sessions === undefined ? undefined : await cannotWrite(options.sessions)
+  if (unwritable !== undefined) {
+    output.err(`${DEMO}: --sessions: cannot write the session's log under ${printable(unwritable)}`)
+    return 1
+  }
   const dir = await scratchProject()
   const root = await mountFromYaml(dir, options, plugins)
   try {
@@ -97,6 +104,17 @@ export async function main(argv: string[], output: Output, plugins: Plugins): Pr
     output.err(`${DEMO}: wrote the session's log to ${printable(join(folder, log))}`)
   }
   return 0
+}
+
+/** What stops the demo writing its log under `root`, said with the folder; undefined when nothing does. */
+async function cannotWrite(root: string): Promise<string | undefined> {
+  try {
+    await mkdir(root, { recursive: true })
+    await access(root, constants.W_OK)
+    return undefined
+  } catch (error) {
+    return `${root} (${(error as NodeJS.ErrnoException).code})`
+  }
 }
 
 interface Options {

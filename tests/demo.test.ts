@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main, type Entry } from '../demo/demo.ts'
 import { flagsHelp } from '../src/flags.ts'
@@ -154,6 +156,19 @@ describe('npm start demo', () => {
     expect(status).toBe(2)
     expect(out).toEqual([])
     expect(err).toEqual([reason])
+  })
+})
+
+describe('the demo with --sessions where it cannot write', () => {
+  it('says so in one line, naming the folder and why, and exits 1', async () => {
+    const file = join(await scratch('demo'), 'a-file')
+    await writeFile(file, '')
+    const { status, out, err } = await demo(['--sessions', join(file, 'logs')])
+    expect([status, out, err]).toEqual([
+      1,
+      [],
+      [`repeat-tool-reminder demo: --sessions: cannot write the session's log under ${join(file, 'logs')} (ENOTDIR)`],
+    ])
   })
 })
 
