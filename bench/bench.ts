@@ -23,21 +23,12 @@ import { bootHarness } from '../support/harness.ts'
 import { shellCommand } from '../src/shell/command.ts'
 import { lex } from '../src/shell/lexer.ts'
 import { waits, writesFiles } from '../src/shell/waits.ts'
-import { PROSE_ARGUMENTS } from '../src/replay/candidates.ts'
+import { readmeConfig } from './readme.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 
-/** The README's recommended config, as its profile patch gives it. */
-const README_CONFIG = {
-  thresholds: [2, 4, 7],
-  ignoreArguments: PROSE_ARGUMENTS,
-  resultAware: true,
-  cycles: true,
-  rereads: true,
-  waits: true,
-  quickPolls: true,
-  rejectedCalls: true,
-}
+/** The README's recommended config. */
+const README_CONFIG = readmeConfig()
 /** `BENCH_ONLY=nested` times only the workloads and opt-ins whose label contains the text, and skips the churn. */
 const ONLY = process.env.BENCH_ONLY
 const ROUNDS = QUICK ? 2 : 21

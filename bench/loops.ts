@@ -9,14 +9,13 @@
  * where the folder is missing: a clone of the package alone has none.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Config } from '../src/config.ts'
 import { readLabels, withRereads, type Labels } from '../src/replay/labels.ts'
 import { Scorer, type Score } from '../src/replay/score.ts'
 import { transcribe, type Transcript } from '../src/replay/transcript.ts'
-import { configFrom } from '../src/replay/profile.ts'
+import { readmeConfig } from './readme.ts'
 import { marks, report } from '../src/replay/report.ts'
 import { addToTotals, emptyTotals } from '../src/replay/totals.ts'
 import { discover } from '../src/replay/logs.ts'
@@ -89,20 +88,6 @@ async function picks(
   }
 }
 
-/** The README's recommended config: its first profile patch, read as `replay --config` reads one. */
-async function recommended(): Promise<Config> {
-  const readme = await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8')
-  const [, indent, body] = /```yaml\n( *)(# ~\/\.dsh\/profiles\/<name>\/cordis\.patch\.yml\n[\s\S]*?)```/.exec(readme)!
-  const dir = await mkdtemp(join(tmpdir(), 'rtr-bench-loops-'))
-  try {
-    const file = join(dir, 'cordis.patch.yml')
-    await writeFile(file, body!.replace(new RegExp(`^${indent}`, 'gm'), ''))
-    return Config(configFrom(await readFile(file, 'utf8')))
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
-
 const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(2))
 
 /**
@@ -124,7 +109,7 @@ async function main(): Promise<void> {
     )
     return
   }
-  const readme = await recommended()
+  const readme = readmeConfig()
   for (const name of sets) {
     const set = await load(name)
     const { unlabeled, labeled, unlabeledLabel, labeledLabel } = await picks(set)

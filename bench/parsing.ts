@@ -9,21 +9,13 @@
  */
 import { Config } from '../src/config.ts'
 import { createGuard } from '../src/guard.ts'
+import { readmeConfig } from './readme.ts'
 
 const CALLS = 1_000
 const mode = process.argv[2]
 if (mode !== 'parse' && mode !== 'none' && mode !== 'readme')
   throw new Error('usage: node bench/parsing.ts parse|none|readme')
-const README = {
-  thresholds: [2, 4, 7],
-  resultAware: true,
-  cycles: true,
-  rereads: true,
-  waits: true,
-  quickPolls: true,
-  rejectedCalls: true,
-}
-const guard = createGuard(Config(mode === 'readme' ? README : { rereads: mode === 'parse' }))
+const guard = createGuard(mode === 'readme' ? readmeConfig() : Config({ rereads: mode === 'parse' }))
 const agent = {} as never
 const result = { isError: false, content: [{ type: 'text' as const, text: 'the same answer' }] }
 const hostile = (i: number) =>

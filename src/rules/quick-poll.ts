@@ -18,7 +18,7 @@ import { TRUE_OR_FALSE } from '../options.ts'
 import { anyOf } from '../patterns.ts'
 import { JOB_READ, type Outcome, sameOutcome } from '../results.ts'
 import { waits, writesFiles } from '../shell/waits.ts'
-import { ADVICE, type Entry, type Found, type Seen } from './rule.ts'
+import { adviceOn, type Entry, type Found, type Seen } from './rule.ts'
 
 /** The most calls `quickPollCalls` may ask for. */
 const LONGEST_POLL = 100
@@ -95,9 +95,7 @@ export const quickPoll: Entry<typeof options, QuickPollVerdict, 'advice'> = {
         state.outcome = outcome
         // A call that is no poll's, or whose answer did not change, has just started one over at 1.
         if (sameStep || state.length % every !== 0) return undefined
-        const { run } = found
-        const { length } = state
-        return { kind: 'quick-poll', call, calls: [call], run, length, measured: length, ...ADVICE }
+        return { kind: 'quick-poll', ...adviceOn(call, found, state.length) }
       },
     }
   },

@@ -15,7 +15,7 @@ import { type Call, comparison } from '../compare.ts'
 import { TRUE_OR_FALSE } from '../options.ts'
 import { textOf } from '../results.ts'
 import { deniedBeforeRunning } from '../texts.ts'
-import { ADVICE, type Entry, type Found, type Seen } from './rule.ts'
+import { adviceOn, type Entry, type Found, type Seen } from './rule.ts'
 
 /**
  * How many denied calls each agent remembers until the user's next message: the latest ones. A
@@ -129,19 +129,7 @@ export const rejected: Entry<typeof options, RejectedVerdict, 'advice'> = {
         if (earlier === undefined) return undefined
         const { by, reason } = earlier
         const back = state.count - earlier.at
-        const { run } = found
-        return {
-          kind: 'rejected',
-          call,
-          calls: [call],
-          run,
-          length: 2,
-          measured: 2,
-          ...ADVICE,
-          back,
-          by,
-          reason,
-        }
+        return { kind: 'rejected', ...adviceOn(call, found, 2), back, by, reason }
       },
     }
   },

@@ -22,7 +22,7 @@ import { PATTERNS, patterns, TRUE_OR_FALSE } from '../options.ts'
 import { anyOf } from '../patterns.ts'
 import { READ_ONLY_TOOLS, type Reads, readsOf, sameQuestion, type ToolKinds, untouched, viewsOther } from '../reads.ts'
 import { JOB_READ, type Outcome, sameOutcome } from '../results.ts'
-import { ADVICE, type Entry, type Found, type Seen } from './rule.ts'
+import { adviceOn, type Entry, type Found, type Seen } from './rule.ts'
 
 /** How far back a reread is looked for: a call that returns what one of the 6 calls before it returned. */
 const REREAD_WINDOW = 6
@@ -134,18 +134,7 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
         if (hit === undefined || (hit.earlier.reread === true && hit.otherWords === undefined)) return undefined
         const { back, otherWords } = hit
         const { call } = seen
-        const { run } = found
-        return {
-          kind: 'reread',
-          call,
-          calls: [call],
-          run,
-          length: 2,
-          measured: 2,
-          ...ADVICE,
-          back,
-          otherWords,
-        }
+        return { kind: 'reread', ...adviceOn(call, found, 2), back, otherWords }
       },
     }
   },

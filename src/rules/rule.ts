@@ -33,10 +33,13 @@ export interface Found extends Measure {
 }
 
 /**
- * What an advice verdict says of what only a loop's verdict is read for: that a reminder can be due
- * (`complete`) and that it did not resume. The guard reads neither on advice: its texts are its own.
+ * The measure of an advice verdict about `call` alone, `length` calls as its text counts them. What
+ * only a loop's verdict is read for is fixed: a reminder can be due (`complete`), and it did not
+ * resume; the guard reads neither on advice, whose texts are its own.
  */
-export const ADVICE = { complete: true, resumed: false } as const
+export function adviceOn(call: Call, { run }: Found, length: number) {
+  return { call, calls: [call], run, length, measured: length, complete: true, resumed: false }
+}
 
 /** One call as the rules see it, in the order they step. */
 export interface Seen {
