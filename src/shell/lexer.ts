@@ -21,8 +21,11 @@ export interface Simple {
   reads: string[]
 }
 
-/** What starts an expansion after `$`: a name, a digit, a special parameter, a brace, a paren or a quote. */
-const EXPANSION = /[A-Za-z0-9_{(@*#?$!'"-]/
+/**
+ * What starts an expansion after `$`: a name, a digit, a special parameter, a brace, a paren, a quote,
+ * or a bracket (`$[…]`, the old arithmetic expansion).
+ */
+const EXPANSION = /[A-Za-z0-9_{(@*#?$!'"[-]/
 
 /** A run of characters that stand for themselves outside quotes (at least one, whatever it is). */
 const PLAIN = /.[^ \t\n;|&<>'"\\$`(){}#]*/suy

@@ -214,8 +214,9 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['printf', { flags: '' }],
   ['true', ANY],
   ['false', ANY],
-  ['test', ANY],
-  ['[', ANY],
+  // `-v` names a variable, and bash evaluates an array subscript in it, substitutions and all.
+  ['test', allBut('v')],
+  ['[', allBut('v')],
   ['cd', { flags: 'LPe@' }],
   ['which', { flags: 'as', long: ['all'] }],
   ['type', { flags: 'afptP' }],

@@ -7,7 +7,7 @@
 const SPECIAL_QUOTED = /["\\$`]/g
 
 /** The same inside double quotes, where `$"` is a dollar sign and the closing quote. */
-const QUOTED_EXPANSION = /[A-Za-z0-9_{(@*#?$!-]/
+const QUOTED_EXPANSION = /[A-Za-z0-9_{(@*#?$![-]/
 
 /** What a backslash escapes inside double quotes; before anything else it stands for itself. */
 const ESCAPED = /[$`"\\\n]/

@@ -106,6 +106,8 @@ describe('shellCommand: the commands and options known to only read', () => {
     'rm f',
     'less f',
     'env',
+    "test -v 'a[$(touch pwned)]'",
+    "[ -v 'a[$(touch pwned)]' ]",
   ])('%j may write', (command) => {
     expect(readOnly(command)).toBe(false)
   })
@@ -198,6 +200,8 @@ describe('shellCommand: syntax it does not read proves nothing', () => {
     'cat "a\\"',
     'cat "a\\"$',
     'cat "\\',
+    'cat $[1+1]',
+    'cat "$[1+1]"',
     '',
     '   ',
   ])('%j', (command) => {
