@@ -6,7 +6,7 @@
  * may change anything. For the rules that ask whether a call asks again what
  * an earlier one asked, with nothing changed between.
  */
-import { SHELL_TOOL, shellCommand } from './shell/command.ts'
+import { shellArguments, shellCommand } from './shell/command.ts'
 import { isRecord } from './values.ts'
 
 /**
@@ -100,8 +100,8 @@ function pathOf(args: unknown): string[] {
 
 /** What a call to `tool` with `args` reads and changes, its tool judged by `kinds`. */
 export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
-  const shell = tool === SHELL_TOOL && isRecord(args) && typeof args.command === 'string' ? args : undefined
-  const command = shell === undefined ? undefined : shellCommand(shell.command as string)
+  const shell = shellArguments(tool, args)
+  const command = shell === undefined ? undefined : shellCommand(shell.command)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
   const navigation = kinds.navigation(tool)
   return {

@@ -10,12 +10,20 @@
  * command or option not on the list: what is not known to only read may write.
  * Synchronous, no dependencies, nothing kept between calls.
  */
+import { isRecord } from '../values.ts'
 import { lex } from './lexer.ts'
 import { options } from './options.ts'
 import { READERS } from './readers.ts'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
-export const SHELL_TOOL = 'bash'
+const SHELL_TOOL = 'bash'
+
+/** The command of a call and the folder it runs in, when the call is `bash` with a command; undefined otherwise. */
+export function shellArguments(tool: string, args: unknown): { command: string; workdir: unknown } | undefined {
+  if (tool !== SHELL_TOOL || !isRecord(args)) return undefined
+  const { command, workdir } = args
+  return typeof command === 'string' ? { command, workdir } : undefined
+}
 
 /**
  * What a judged command is: whether it only reads, and (for one that does) its question: its

@@ -10,7 +10,7 @@
  * Synchronous, nothing kept between calls.
  */
 import { isRecord } from '../values.ts'
-import { SHELL_TOOL } from './command.ts'
+import { shellArguments } from './command.ts'
 import { lex, type Simple } from './lexer.ts'
 
 /** The tool that reads a background job's output: with `wait: true`, it blocks until the job ends. */
@@ -53,9 +53,8 @@ export function asksTheClock(tool: string, args: unknown): boolean {
 
 /** The `bash` command of a call, when it holds a match of `mark`; undefined for any other call. */
 function commandOf(tool: string, args: unknown, mark: RegExp): string | undefined {
-  if (tool !== SHELL_TOOL || !isRecord(args)) return undefined
-  const { command } = args
-  return typeof command === 'string' && mark.test(command) ? command : undefined
+  const command = shellArguments(tool, args)?.command
+  return mark.test(command ?? '') ? command : undefined
 }
 
 /** A simple command's words from its name on: the keywords of a loop or a condition before it left out. */
