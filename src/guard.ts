@@ -169,10 +169,17 @@ class RepeatGuard implements Guard {
     if (!allowed || earlier || state === undefined || this.compared.comparesOutcome(tool)) return undefined
     const call = this.compared.call(tool, args, NO_RESULT)
     this.dryRun = { exec, call, answers: new Map() }
-    // A dry run on a copy: the agent's state moves only when tools/post-execute counts the call.
-    const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
-    const loop = this.measure(copy, this.seen(copy, call, NO_RESULT, true, this.stepping.has(agent)))
-    return this.blocks(loop) ? withheldText(loop, false) : undefined
+    const sameStep = this.stepping.has(agent)
+    /** A dry run on a copy, as if the call returned `result`: the state moves only when post-execute counts it. */
+    const dry = (result: Result, as: Call) => {
+      const copy = { latest: state.latest, rules: this.rules.map((rule, i) => rule.copy(state.rules[i])) }
+      return this.measure(copy, this.seen(copy, as, result, true, sameStep))
+    }
+    const loop = dry(NO_RESULT, call)
+    // Certain means whatever comes back: a result that could change a rule's verdict must be withheld too.
+    const others = this.rules.map((rule, i) => rule.unsure?.(state.rules[i], call)).filter((r) => r !== undefined)
+    const certain = others.every((other) => this.blocks(dry(other, this.compared.call(tool, args, other))))
+    return this.blocks(loop) && certain ? withheldText(loop, false) : undefined
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {

@@ -90,4 +90,62 @@ describe('withheld results and denials tell the truth (property-based)', () => {
       )
     },
   )
+
+  it(
+    'deny is certain for every combination of relapse, cycles, sameFailure and blockAt: a call it denies is one ' +
+      'the guard would withhold had it run, whatever it returned',
+    () => {
+      const options = fc.record({
+        thresholds: fc.constantFrom([2], [2, 3], [2, 4]),
+        extra: fc.integer({ min: 0, max: 2 }),
+        relapse: fc.boolean(),
+        cycles: fc.boolean(),
+        sameFailure: fc.boolean(),
+        remindEvery: fc.constantFrom(0, 1),
+      })
+      fc.assert(
+        fc.property(options, steps, ({ thresholds, extra, ...opt_ins }, sequence) => {
+          const config = Config({ thresholds: [...thresholds], blockAt: thresholds.at(-1)! + extra, ...opt_ins })
+          // The guard that denies, and one that lets every call run: whether a call ran changes no loop's measure.
+          const guard = createGuard(config)
+          const ran = createGuard(config)
+          const agent = {} as never
+          for (const step of sequence) {
+            const exec = { agent, name: step.tool, arguments: { item: step.item } }
+            const result = {
+              isError: step.result.isError,
+              content: [{ type: 'text' as const, text: step.result.text }],
+            }
+            const reason = guard.deny(exec)
+            guard.observe(exec, result, reason === undefined)
+            const withheld = ran.observe({ ...exec }, result)?.withheld
+            if (reason !== undefined) expect(withheld).toBeDefined()
+          }
+        }),
+        { numRuns: 3_000 },
+      )
+    },
+  )
+
+  it('the call a failure could have ended is not denied: fetch a, fetch a, fetch b fails, fetch a', () => {
+    for (const opt_in of [{ relapse: true }, { cycles: true }]) {
+      const guard = createGuard(Config({ thresholds: [2], blockAt: 3, sameFailure: true, ...opt_in }))
+      const agent = {} as never
+      const fetch = (item: string) => ({ agent, name: 'fetch', arguments: { item } })
+      const ok = { isError: false, content: [{ type: 'text' as const, text: 'fetched' }] }
+      const failed = { isError: true, content: [{ type: 'text' as const, text: 'error: quota exceeded' }] }
+      for (const [exec, result] of [
+        [fetch('a'), ok],
+        [fetch('a'), ok],
+        [fetch('b'), failed],
+      ] as const) {
+        expect(guard.deny(exec)).toBeUndefined()
+        guard.observe(exec, result)
+      }
+      const again = fetch('a')
+      expect(guard.deny(again)).toBeUndefined()
+      // Its failure ends the run of identical calls in a run of failures, whose second call is fair.
+      expect(guard.observe(again, failed)?.withheld).toBeUndefined()
+    }
+  })
 })

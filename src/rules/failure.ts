@@ -10,9 +10,15 @@ import { option } from '../checks.ts'
 import { type Call, comparison } from '../compare.ts'
 import { failed, failureText } from '../failures.ts'
 import { TRUE_OR_FALSE } from '../options.ts'
-import { type Outcome, sameOutcome } from '../results.ts'
+import { type Outcome, type Result, sameOutcome } from '../results.ts'
 import { NOT_RUN, WITHHELD_PREFIX } from '../texts.ts'
 import type { Entry, Found, Seen } from './rule.ts'
+
+/**
+ * The result `deny` hands this rule for a call that may fail as the latest call did (`unsure`): read
+ * as that failure, whose text only the rule's state keeps.
+ */
+const LIKE_LATEST: Result = { isError: true, content: [] }
 
 /** How many calls to one tool that fail the same way with other arguments are fair. */
 const FAIR_FAILURES = 2
@@ -108,7 +114,7 @@ export const failure: Entry<typeof options, FailureVerdict> = {
       start: (first): Failures => ({ latest: tried(first), failures: 1, failing: false }),
       copy: (state: Failures) => ({ ...state }),
       link(state: Failures, seen) {
-        const now = tried(seen)
+        const now = seen.result === LIKE_LATEST ? state.latest : tried(seen)
         const alike = failsAlike(state.latest, now)
         state.latest = now
         state.failures = alike ? state.failures + 1 : 1
@@ -127,6 +133,8 @@ export const failure: Entry<typeof options, FailureVerdict> = {
         const measured = length - FAIR_FAILURES + 1
         return { kind: 'failure', call, calls: [call], run, length, measured, complete: true, resumed, error }
       },
+      // After a failure, the same tool failing the same way goes on with a run of failures: a verdict of its own.
+      unsure: ({ latest }: Failures, call) => (latest.failed && latest.tool === call.tool ? LIKE_LATEST : undefined),
     }
   },
 }

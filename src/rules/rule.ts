@@ -100,7 +100,11 @@ interface Common<State> {
   /** Whether it needs to know if a call ran (`Seen.ran`): the plugin then watches `tools/execute`. */
   readonly watchesDispatch?: true
   /** Before any rule steps: say whether the call goes on with the run (`continues`, `from`). */
-  link?(state: State, seen: Seen): void
+  link?(state: State, seen: Seen): void /**
+   * For `deny`, which judges a call before it runs as if it succeeded: another result of `call` that
+   * could change this rule's verdict; undefined when none could.
+   */
+  unsure?(state: State, call: Call): Result | undefined
 }
 
 /**
