@@ -6,6 +6,7 @@
  * may change anything. For the rules that ask whether a call asks again what
  * an earlier one asked, with nothing changed between.
  */
+import { isSystem, ReadPlaces } from './paths.ts'
 import { shellArguments, shellCommand } from './shell/command.ts'
 import { isRecord } from './values.ts'
 
@@ -55,8 +56,12 @@ export interface Reads {
   files: readonly string[]
   /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
   question: string | undefined
+  /** For a `bash` read: the paths it may read; otherwise undefined. */
+  paths: readonly string[] | undefined
   /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
   writes: readonly string[] | undefined
+  /** For a `bash` command: the folder it runs in (its `workdir`), empty for the workspace. */
+  folder: string
 }
 
 /** How the tools a config names are told apart: those that only read, and those that only move a view. */
@@ -76,17 +81,22 @@ export function viewsOther(c: Reads, read: Reads): boolean {
   return c.view && !c.files.some((file) => read.files.includes(file))
 }
 
+/** The paths of each `bash` read placed, once, when a write is first weighed against them. */
+const placed = new WeakMap<Reads, ReadPlaces>()
+
 /**
  * Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`)
- * reads: it writes none of the paths the read names.
+ * reads: no path it writes is, holds or lies in a path the read may read (`paths.ts`).
  */
 export function untouched(asked: Reads, between: Reads): boolean {
-  // A question is asked only by a bash read.
-  if (asked.question === undefined || between.writes === undefined) return false
-  const named = asked.question.split('\n')
-  return between.writes.every(
-    (path) => !named.some((n) => n === path || n.endsWith(`/${path}`) || path.endsWith(`/${n}`)),
-  )
+  // Paths are known only for a bash read.
+  if (asked.paths === undefined || between.writes === undefined) return false
+  let places = placed.get(asked)
+  if (places === undefined) {
+    places = new ReadPlaces(asked.paths, asked.folder)
+    placed.set(asked, places)
+  }
+  return !places.changedBy(between.writes, between.folder)
 }
 
 /**
@@ -104,13 +114,17 @@ export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
   const command = shell === undefined ? undefined : shellCommand(shell.command)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
   const navigation = kinds.navigation(tool)
+  // A read in `/proc`, `/sys` or `/dev` reads what changes by itself.
+  const reads = command?.readOnly === true && ![...command.paths, '.'].some((path) => isSystem(path, folder))
   return {
-    readOnly: navigation || kinds.readOnly(tool) || command?.readOnly === true,
+    readOnly: navigation || kinds.readOnly(tool) || reads,
     navigation,
     view: command?.view === true || VIEW_TOOLS.has(tool),
     // Read only for a view: a bash view's files, a view tool's path.
     files: command?.files ?? pathOf(args),
-    question: command?.readOnly === true ? `${folder}\n\n${command.question}` : undefined,
+    question: reads ? `${folder}\n\n${command.question}` : undefined,
+    paths: reads ? command.paths : undefined,
     writes: command?.writes,
+    folder,
   }
 }

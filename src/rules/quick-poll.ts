@@ -5,8 +5,8 @@
  * starts an identical run over at every changed answer, and the busy-poll
  * rule knows only dsh's jobs, so neither sees it. Calls the model made in one
  * step are one batch and count once; a call that waits (`shell/waits.ts`), a
- * `bash` command that writes files (its changing answer may be its own doing),
- * a `navigationTools` call (paging changes the view, not the world) and a
+ * `bash` command that writes files (its changing answer may be its own doing)
+ * or starts a job in the background, a `navigationTools` call (paging changes the view, not the world) and a
  * `job_output` read (the busy-poll rule's) are never such a poll. Advice: it
  * never withholds or denies, whatever `blockAt` says, as a poll's next answer
  * is new.
@@ -17,6 +17,7 @@ import { type Call, comparison } from '../compare.ts'
 import { TRUE_OR_FALSE } from '../options.ts'
 import { anyOf } from '../patterns.ts'
 import { JOB_READ, type Outcome, sameOutcome } from '../results.ts'
+import { startsJob } from '../shell/command.ts'
 import { waits, writesFiles } from '../shell/waits.ts'
 import { adviceOn, type Entry, type Found, type Seen } from './rule.ts'
 
@@ -76,9 +77,9 @@ export const quickPoll: Entry<typeof options, QuickPollVerdict, 'advice'> = {
     const compared = comparison(config)
     const navigation = anyOf(config.navigationTools)
     const every = config.quickPollCalls
-    /** Whether `call` may be a poll's: not a job read, not paging, not a call that waits or writes files. */
+    /** Whether `call` may be a poll's: no job read, no paging, no call that waits, writes files or starts a job. */
     const polls = ({ tool, args }: Call) =>
-      tool !== JOB_READ && !navigation(tool) && !waits(tool, args) && !writesFiles(tool, args)
+      tool !== JOB_READ && !navigation(tool) && !waits(tool, args) && !writesFiles(tool, args) && !startsJob(tool, args)
     const outcomeOf = (seen: Pick<Seen, 'call' | 'result'>) => compared.outcome(seen.call, seen.result)
     return {
       phase: 'advice',

@@ -11,18 +11,27 @@
  * Synchronous, no dependencies, nothing kept between calls.
  */
 import { isRecord } from '../values.ts'
-import { lex } from './lexer.ts'
+import { isSystem } from '../paths.ts'
+import { lex, type Simple } from './lexer.ts'
 import { options } from './options.ts'
 import { READERS } from './readers.ts'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
 const SHELL_TOOL = 'bash'
 
-/** The command of a call and the folder it runs in, when the call is `bash` with a command; undefined otherwise. */
+/**
+ * The command of a call and the folder it runs in, when the call is `bash` with a command that runs
+ * now; undefined otherwise. One run in the background only starts a job: its answer is the job's id.
+ */
 export function shellArguments(tool: string, args: unknown): { command: string; workdir: unknown } | undefined {
-  if (tool !== SHELL_TOOL || !isRecord(args)) return undefined
+  if (tool !== SHELL_TOOL || !isRecord(args) || startsJob(tool, args)) return undefined
   const { command, workdir } = args
   return typeof command === 'string' ? { command, workdir } : undefined
+}
+
+/** Whether a call is `bash` run in the background (`run_in_background: true`): it starts a job. */
+export function startsJob(tool: string, args: unknown): boolean {
+  return tool === SHELL_TOOL && isRecord(args) && args.run_in_background === true
 }
 
 /**
@@ -44,6 +53,11 @@ export interface Command {
   view: boolean
   /** The files its viewers show: their operands but for `sed`'s script and plain numbers. */
   files: string[]
+  /**
+   * For a command that only reads, the paths it may read: its operands, the files its redirections
+   * read, and `.` for a command that reads its folder (`ls`, `find -name x`).
+   */
+  paths: string[]
 }
 
 /** The commands that show files' content rather than answer a question. */
@@ -76,20 +90,24 @@ export function shellCommand(command: string): Command | undefined {
   let known = true
   const written: string[] = []
   const files: string[] = []
-  for (const { words, writes, reads } of simples) {
-    const [name, ...args] = words as [string, ...string[]]
-    const judged = judge(name, args)
-    readOnly &&= judged.reads && writes.length === 0
+  let folder = false
+  // Whether a `cd` came before: a relative path after it is in a folder not known.
+  let moved = false
+  for (const simple of simples) {
+    const [name] = simple.words
+    const judged = judge(simple)
+    readOnly &&= judged.reads && simple.writes.length === 0
     // The question is asked only by a command that only reads, whose every command is on the list.
-    if (readOnly) for (const operand of [...judged.operands!, ...reads]) operands.add(operand)
-    view &&= VIEWERS.has(name)
+    if (readOnly) for (const operand of [...judged.operands!, ...simple.reads]) operands.add(operand)
+    folder ||= judged.folder === true
+    view &&= VIEWERS.has(name as string)
     // The file viewers are all on the list.
-    if (FILE_VIEWERS.has(name)) files.push(...judged.shown!)
+    if (FILE_VIEWERS.has(name as string)) files.push(...judged.shown!)
+    const writes = [...simple.writes, ...(judged.reads ? [] : (judged.edits ?? []))]
+    if (moved && writes.some((path) => !path.startsWith('/'))) known = false
     written.push(...writes)
-    if (!judged.reads) {
-      if (judged.edits === undefined) known = false
-      else written.push(...judged.edits)
-    }
+    if (!judged.reads && judged.edits === undefined) known = false
+    moved ||= name === 'cd'
   }
   return {
     readOnly,
@@ -97,6 +115,7 @@ export function shellCommand(command: string): Command | undefined {
     view: readOnly && view,
     files,
     writes: known ? written : undefined,
+    paths: folder ? [...operands, '.'] : [...operands],
   }
 }
 
@@ -110,18 +129,25 @@ interface Judged {
   shown?: string[]
   /** For `sed -i` with a script that only edits: the files it edits; otherwise undefined. */
   edits: string[] | undefined
+  /** Whether it reads its folder besides its operands. */
+  folder?: boolean
 }
 
-/** One simple command judged against the allowlist. */
-function judge(name: string, args: readonly string[]): Judged {
+/**
+ * One simple command judged against the allowlist. A word that may expand to an option, or a path
+ * that may be `/proc`, `/sys` or `/dev` (what changes by itself), proves nothing.
+ */
+function judge({ words, reads, globbed }: Simple): Judged {
+  const [name, ...args] = words as [string, ...string[]]
   const reader = READERS.get(name)
   // A command not on the list may do anything: it asks nothing and shows nothing.
   if (reader === undefined) return { reads: false, edits: undefined }
   const read = options(reader, args)
-  const { operands } = read
+  const { operands, folder } = read
   // A viewer's files: its operands but for sed's script (its first, unless given with -e) and plain numbers.
   const shown = (read.files ?? operands).filter((a) => !/^\d+$/.test(a))
-  if (!read.ok) return { reads: false, operands, shown, edits: undefined }
+  const system = [...operands, ...reads].some((path) => isSystem(path))
+  if (!read.ok || globbed === true || system) return { reads: false, operands, shown, edits: undefined }
   if (read.edits) return { reads: false, operands, shown, edits: read.files }
-  return { reads: true, operands, shown, edits: undefined }
+  return { reads: true, operands, shown, edits: undefined, folder: folder === true }
 }

@@ -19,7 +19,15 @@ export interface Simple {
   writes: string[]
   /** The files its redirections read (`< file`). */
   reads: string[]
+  /**
+   * Whether a word of it starts with a glob (`*`, `?x`, `[-]x`), which may expand to a file named
+   * like an option (`-delete`, `-i`).
+   */
+  globbed?: true
 }
+
+/** What starts a word that may expand to an option: an unquoted glob character. */
+const GLOB_START = /^[*?[]/
 
 /**
  * What starts an expansion after `$`: a name, a digit, a special parameter, a brace, a paren, a quote,
@@ -55,6 +63,8 @@ class Lexer {
   private open = false
   /** Whether the word being read is still plain: no quote nor escape yet, so that `2>` is a descriptor's. */
   private plain = true
+  /** Whether the word being read starts with an unquoted glob character. */
+  private glob = false
   /** Where the next word goes: a command's words, or a redirection's target (whether it writes). */
   private target: Target = 'word'
   /** Whether the command that ends next must have words: after `|`, `&&` and `||`. */
@@ -114,7 +124,9 @@ class Lexer {
       // A run of plain characters at once: a long word costs one slice, not one concatenation a character.
       PLAIN.lastIndex = i
       PLAIN.test(source)
-      this.word += source.slice(i, PLAIN.lastIndex)
+      const run = source.slice(i, PLAIN.lastIndex)
+      if (!this.open) this.glob = GLOB_START.test(run)
+      this.word += run
       this.open = true
       this.i = PLAIN.lastIndex
     }
@@ -187,8 +199,11 @@ class Lexer {
   private end(): void {
     if (!this.open) return
     const { word, target, current } = this
-    if (target === 'word') current.words.push(word)
-    else if (target === 'document' || target === 'tabbed document')
+    if (target === 'word') {
+      current.words.push(word)
+      // `[` alone is the test command.
+      if (this.glob && word !== '[') current.globbed = true
+    } else if (target === 'document' || target === 'tabbed document')
       this.pending.push({ delimiter: word, literal: !this.plain, tabbed: target === 'tabbed document' })
     else if (target === 'read') current.reads.push(word)
     else if (target === 'write' || (target === 'descriptor' && !/^(\d+|-)$/.test(word))) {
@@ -198,6 +213,7 @@ class Lexer {
     this.word = ''
     this.open = false
     this.plain = true
+    this.glob = false
   }
 
   /** Close the command in hand; `next` says whether another must follow (a pipe or `&&`). */

@@ -12,10 +12,17 @@ export interface Reader {
   valued?: string
   /** Long options without a value (`--count`). */
   long?: readonly string[]
-  /** Long options with a value (`--max-count=5` or `--max-count 5`); `--color` may go without one. */
+  /** Long options with a value (`--max-count=5` or `--max-count 5`). */
   longValued?: readonly string[]
+  /**
+   * Long options whose value is optional (`--color`, `--stat=80`): only ever attached, so the
+   * next word is never theirs but an operand or an option of its own.
+   */
+  longOptional?: readonly string[]
   /** Whether `-20` is a count (`head -20`). */
   numeric?: boolean
+  /** Whether it reads its folder besides its operands: `ls` given no path, `rg` given only a pattern. */
+  folder?: (operands: readonly string[], values: readonly string[], args: readonly string[]) => boolean
   /** A rule its operands must meet besides the options' (uniq's output file, sed's script); true when none. */
   operands?: (operands: readonly string[]) => boolean
   /** For a command whose arguments no table describes (`find`, `git`, `sed`, `awk`): the whole judgement. */
@@ -31,6 +38,8 @@ export interface Read {
   files?: string[]
   /** Whether it edits its files in place (`sed -i`). */
   edits?: boolean
+  /** Whether it reads its folder (the working directory) besides its operands. */
+  folder?: boolean
 }
 
 /**
@@ -58,7 +67,7 @@ export function options(reader: Reader, args: readonly string[]): Read {
           values.push(next)
           i++
         }
-      } else if (reader.long?.includes(long) !== true) ok = false
+      } else if (reader.long?.includes(long) !== true && reader.longOptional?.includes(long) !== true) ok = false
     } else if (reader.numeric === true && /^-\d+$/.test(arg)) {
       // `head -20`: a count.
     } else {
@@ -71,7 +80,11 @@ export function options(reader: Reader, args: readonly string[]): Read {
     }
   }
   const rule = reader.operands?.(operands) ?? true
-  return { ok: ok && rule, operands: [...operands, ...values] }
+  return {
+    ok: ok && rule,
+    operands: [...operands, ...values],
+    folder: reader.folder?.(operands, values, args) === true,
+  }
 }
 
 /**
@@ -95,7 +108,25 @@ export function allBut(letters: string, reader: Omit<Reader, 'flags'> = {}): Rea
   return { ...reader, flags: [...ANY.flags].filter((f) => !letters.includes(f)).join('') }
 }
 
+/** For `ls`, `tree` and `du`: given no path, they read their folder. */
+export const noPath = (operands: readonly string[]) => operands.length === 0
+
+/**
+ * For `rg`, and `grep -r`: given only a pattern (or a pattern and an option's value, which may be
+ * the pattern), they may read their folder.
+ */
+export const onlyPattern = (operands: readonly string[], values: readonly string[]) =>
+  operands.length <= 1 || values.length > 0
+
+/** For `grep`: recursive (`-r`, `-R`, `--recursive`) and given only a pattern, it reads its folder. */
+export const recursiveOnlyPattern = (operands: readonly string[], values: readonly string[], args: readonly string[]) =>
+  onlyPattern(operands, values) && args.some((a) => /^(-[^-]*[rR]|--(dereference-)?recursive$)/.test(a))
+
 /** ls, wc, stat and their kin: any short option; long options as listed. */
-export function anyShort(long: readonly string[], longValued: readonly string[] = []): Reader {
-  return { ...ANY, long, longValued }
+export function anyShort(
+  long: readonly string[],
+  longValued: readonly string[] = [],
+  longOptional: readonly string[] = [],
+): Reader {
+  return { ...ANY, long, longValued, longOptional, folder: noPath }
 }

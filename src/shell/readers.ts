@@ -8,7 +8,7 @@
  * the command may write. Data only, with the few rules a table cannot say.
  */
 import { git } from './git.ts'
-import { ANY, allBut, anyShort, type Reader } from './options.ts'
+import { ANY, allBut, anyShort, noPath, type Reader } from './options.ts'
 import { awk, find, sed } from './scripts.ts'
 import { GREP, RG, SORT, TREE } from './tables.ts'
 
@@ -44,18 +44,8 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
     'ls',
     anyShort(
       ['all', 'almost-all', 'human-readable', 'recursive', 'reverse', 'directory', 'classify'],
-      [
-        'color',
-        'sort',
-        'time-style',
-        'format',
-        'ignore',
-        'hide',
-        'block-size',
-        'time',
-        'indicator-style',
-        'quoting-style',
-      ],
+      ['sort', 'time-style', 'format', 'ignore', 'hide', 'block-size', 'time', 'indicator-style', 'quoting-style'],
+      ['color'],
     ),
   ],
   ['wc', anyShort(['lines', 'words', 'chars', 'bytes', 'max-line-length'], ['files0-from'])],
@@ -78,6 +68,7 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
         'si',
       ],
       longValued: ['max-depth', 'exclude', 'block-size', 'threshold'],
+      folder: noPath,
     },
   ],
   [
@@ -119,7 +110,8 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
       flags: 'cdDiuz',
       valued: 'fsw',
       long: ['count', 'repeated', 'ignore-case', 'unique', 'zero-terminated'],
-      longValued: ['skip-fields', 'skip-chars', 'check-chars', 'all-repeated', 'group'],
+      longValued: ['skip-fields', 'skip-chars', 'check-chars'],
+      longOptional: ['all-repeated', 'group'],
       operands: (o) => o.length <= 1,
     },
   ],
@@ -128,7 +120,6 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
     'diff',
     anyShort(
       [
-        'unified',
         'brief',
         'recursive',
         'new-file',
@@ -141,9 +132,9 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
         'report-identical-files',
         'strip-trailing-cr',
         'minimal',
-        'color',
       ],
-      ['unified', 'context', 'exclude', 'label', 'color', 'width'],
+      ['exclude', 'label', 'width'],
+      ['unified', 'context', 'color'],
     ),
   ],
   [
@@ -217,7 +208,8 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   // `-v` names a variable, and bash evaluates an array subscript in it, substitutions and all.
   ['test', allBut('v')],
   ['[', allBut('v')],
-  ['cd', { flags: 'LPe@' }],
+  // `cd` alone goes home, `cd -` back: a folder the command does not name.
+  ['cd', { flags: 'LPe@', operands: (o) => o.length === 1 && o[0] !== '-' }],
   ['which', { flags: 'as', long: ['all'] }],
   ['type', { flags: 'afptP' }],
   [

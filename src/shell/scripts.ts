@@ -2,9 +2,12 @@
  * The readers whose arguments no table describes: `find` with its tests and
  * actions, `sed` with its script, `awk` with its program.
  */
-import { options, type Read, type Reader } from './options.ts'
+import { options, type Read } from './options.ts'
 
-/** The tests and actions of `find` that only read, and how many words each takes. */
+/**
+ * The tests and actions of `find` that only read, and how many words each takes. None compares a
+ * time with now (`-mmin`, `-mtime`, `-used`, …): their answer changes by itself.
+ */
 const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
   ...[
     '-name',
@@ -18,12 +21,6 @@ const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
     '-type',
     '-xtype',
     '-size',
-    '-mtime',
-    '-mmin',
-    '-atime',
-    '-amin',
-    '-ctime',
-    '-cmin',
     '-newer',
     '-perm',
     '-user',
@@ -40,7 +37,6 @@ const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
     '-printf',
     '-regextype',
     '-fstype',
-    '-used',
   ].map((p): [string, number] => [p, 1]),
   ...[
     '-print',
@@ -77,8 +73,11 @@ const FIND_PRIMARIES: ReadonlyMap<string, number> = new Map([
 export function find(args: readonly string[]): Read {
   const operands: string[] = []
   let ok = true
+  // Given no starting point, it starts at its folder.
+  let folder = true
   for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
     const takes = FIND_PRIMARIES.get(arg)
+    if (operands.length === 0 && !/^[-(!]/.test(arg)) folder = false
     if (takes !== undefined) {
       for (let k = 0; k < takes; k++) operands.push(args[++i] ?? '')
     } else if (/^-(H|L|P)$/.test(arg) || arg === '(' || arg === ')' || arg === '!' || arg === ',') {
@@ -86,7 +85,7 @@ export function find(args: readonly string[]): Read {
     } else if (arg.startsWith('-')) ok = false
     else operands.push(arg)
   }
-  return { ok, operands }
+  return { ok, operands, folder }
 }
 
 /**
@@ -153,42 +152,69 @@ export function sedPrints(script: string): boolean {
   return true
 }
 
-/** sed's options: `-n`, `-E`, scripts given with `-e`; `-i` edits in place, and `-f` reads a script no one has seen. */
-const SED: Reader = {
-  flags: 'nErsuzi',
-  valued: 'el',
-  long: ['quiet', 'silent', 'regexp-extended', 'separate', 'unbuffered', 'null-data', 'posix', 'debug', 'sandbox'],
-  longValued: ['expression', 'line-length', 'in-place'],
-}
+/** sed's short options that take no value; `-e` gives a script, `-l` a line length, `-i` edits in place. */
+const SED_FLAGS = 'nErsuz'
+
+/** sed's long options that take no value. */
+const SED_LONG = new Set([
+  'quiet',
+  'silent',
+  'regexp-extended',
+  'separate',
+  'unbuffered',
+  'null-data',
+  'posix',
+  'debug',
+])
 
 /**
- * `sed`: a script that only prints ({@link sedPrints}), given as its first operand or with `-e`;
- * with `-i` (a suffix attached, or `--in-place`) it edits its files in place.
+ * `sed`: a script that only prints ({@link sedPrints}), given as its first operand or with `-e`
+ * (`-e SCRIPT`, `-eSCRIPT`, `-ne SCRIPT`, `--expression`); with `-i` (its backup suffix attached) or
+ * `--in-place` it edits its files, the operands after the script. `-f` reads a script no one has
+ * seen: like any option not named here, it is not a read.
  */
 export function sed(args: readonly string[]): Read {
   let edits = false
+  let ok = true
   const scripts: string[] = []
-  const rest: string[] = []
+  const operands: string[] = []
   for (let i = 0, arg = args[0]; arg !== undefined; arg = args[++i]) {
-    if (arg === '-e' || arg === '--expression') scripts.push(args[++i] ?? '')
-    else if (arg.startsWith('--expression=')) scripts.push(arg.slice('--expression='.length))
-    else if (arg === '--in-place' || arg.startsWith('--in-place=')) edits = true
-    else if (/^-[nErsuz]*i/.test(arg)) {
-      // -i takes its backup suffix attached (-i.bak): whatever follows the i.
-      edits = true
-      rest.push(arg.slice(0, arg.indexOf('i')))
-    } else rest.push(arg)
+    if (arg === '--') {
+      operands.push(...args.slice(i + 1))
+      break
+    }
+    if (arg === '-' || !arg.startsWith('-')) operands.push(arg)
+    else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=')
+      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
+      const attached = eq < 0 ? undefined : arg.slice(eq + 1)
+      if (name === 'expression') scripts.push(attached ?? args[++i] ?? '')
+      else if (name === 'in-place') edits = true
+      else if (name === 'line-length') i += attached === undefined ? 1 : 0
+      else ok &&= SED_LONG.has(name) && attached === undefined
+    } else {
+      // A cluster of flags, ended by an option that takes the rest of the word or the next word.
+      for (let j = 1; j < arg.length; j++) {
+        const option = arg.charAt(j)
+        if (option === 'i') {
+          // Its backup suffix: whatever follows the i.
+          edits = true
+          break
+        }
+        if (option === 'e' || option === 'l') {
+          const value = j + 1 < arg.length ? arg.slice(j + 1) : (args[++i] ?? '')
+          if (option === 'e') scripts.push(value)
+          break
+        }
+        ok &&= SED_FLAGS.includes(option)
+      }
+    }
   }
-  const read = options(
-    SED,
-    rest.filter((a) => a !== '-'),
-  )
-  const operands = read.operands
-  const [first] = operands
-  if (scripts.length === 0 && first !== undefined) scripts.push(first)
-  const files = scripts.length > 0 && operands[0] === scripts[0] ? operands.slice(1) : operands
-  const ok = read.ok && scripts.length > 0 && scripts.every(sedPrints)
-  return { ok, operands: [...scripts, ...files].filter((v, i, all) => all.indexOf(v) === i), files, edits }
+  const named = operands.filter((a) => a !== '-')
+  const files = scripts.length === 0 ? named.slice(1) : named
+  if (scripts.length === 0 && named[0] !== undefined) scripts.push(named[0])
+  ok &&= scripts.length > 0 && scripts.every(sedPrints)
+  return { ok, operands: [...new Set([...scripts, ...files])], files, edits }
 }
 
 /**

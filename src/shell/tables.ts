@@ -1,5 +1,5 @@
 /** The option tables of the readers with many options: grep, sort, tree and ripgrep. */
-import type { Reader } from './options.ts'
+import { noPath, onlyPattern, type Reader, recursiveOnlyPattern } from './options.ts'
 
 export const GREP: Reader = {
   flags: 'EFGPiyvwxcLloqsbHhnTZzaIrRUJ',
@@ -15,8 +15,6 @@ export const GREP: Reader = {
     'word-regexp',
     'line-regexp',
     'count',
-    'color',
-    'colour',
     'files-without-match',
     'files-with-matches',
     'only-matching',
@@ -51,13 +49,14 @@ export const GREP: Reader = {
     'exclude-from',
     'label',
     'binary-files',
-    'color',
-    'colour',
   ],
+  longOptional: ['color', 'colour'],
+  folder: recursiveOnlyPattern,
 }
 
+// -R, --random-sort and --sort=random order lines at random: an answer that changes by itself.
 export const SORT: Reader = {
-  flags: 'bdfgiMhnRrVcCsuz',
+  flags: 'bdfgiMhnrVcCsuz',
   valued: 'ktS',
   long: [
     'ignore-leading-blanks',
@@ -68,19 +67,19 @@ export const SORT: Reader = {
     'month-sort',
     'human-numeric-sort',
     'numeric-sort',
-    'random-sort',
     'reverse',
     'version-sort',
-    'check',
     'stable',
     'unique',
     'zero-terminated',
     'debug',
   ],
-  longValued: ['key', 'field-separator', 'buffer-size', 'parallel', 'sort', 'check'],
+  longValued: ['key', 'field-separator', 'buffer-size', 'parallel'],
+  longOptional: ['check'],
 }
 
 export const TREE: Reader = {
+  folder: noPath,
   flags: 'adlfxACDFNQSUghinpqrstuv',
   valued: 'LPI',
   long: ['noreport', 'dirsfirst', 'gitignore', 'prune', 'du', 'si', 'matchdirs', 'ignore-case', 'filesfirst'],
@@ -122,8 +121,6 @@ export const RG: Reader = {
     'null',
     'stats',
     'text',
-    'color',
-    'colour',
     'pretty',
     'quiet',
     'type-list',
@@ -150,4 +147,5 @@ export const RG: Reader = {
     'encoding',
     'max-filesize',
   ],
+  folder: onlyPattern,
 }

@@ -162,7 +162,10 @@ describe('rereads: which repeats the guard reminds', () => {
 
   it('a write to a file the read names is a change; to another file, or by a tool not known to read, too', () => {
     const read = (): [string, unknown, string] => ['bash', { command: 'grep -n x src/a.py' }, '1:x']
-    expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], read()])).toEqual([])
+    // Paths are placed in the same workspace: `a.py` there is not `src/a.py`.
+    expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py' }, ''], read()])).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ ./src//a.py' }, ''], read()])).toEqual([])
+    expect(drive({}, [read(), ['bash', { command: 'sed -i s/y/z/ a.py', workdir: 'src' }, ''], read()])).toEqual([])
     expect(
       drive({}, [
         ['bash', { command: 'grep -n x a.py' }, '1:x'],
@@ -196,6 +199,45 @@ describe('rereads: which repeats the guard reminds', () => {
         ['bash', { command: 'python t.py' }, 'ok'],
       ]),
     ).toEqual([])
+  })
+
+  it('a write is weighed as a path: normalized, into a folder the read searches, through a glob (issue 45)', () => {
+    const bash = (command: string, out: string, workdir?: string): [string, unknown, string] => [
+      'bash',
+      workdir === undefined ? { command } : { command, workdir },
+      out,
+    ]
+    const twice = (read: [string, unknown, string], write: string) => drive({}, [read, bash(write, ''), read])
+    const search = bash('grep -rn beta sub', 'sub/a.txt:1:beta')
+    expect(twice(search, 'echo beta >> sub/b.txt')).toEqual([])
+    expect(twice(search, 'echo beta >> sub/./b.txt')).toEqual([])
+    expect(twice(search, 'echo beta >> ./sub//deep/b.txt')).toEqual([])
+    expect(twice(search, 'echo beta >> b.txt')).toEqual([[3, rereadText(2)]])
+    expect(drive({}, [search, bash('echo x > x.txt', ''), bash('echo y > y.txt', ''), search])).toEqual([
+      [4, rereadText(3)],
+    ])
+    expect(drive({}, [search, bash('echo beta >> b.txt', '', 'sub'), search])).toEqual([])
+    const view = bash('cat a.txt', 'alpha')
+    expect(twice(view, 'echo x > a.tx?')).toEqual([])
+    expect(twice(view, 'echo x > b.tx?')).toEqual([[3, rereadText(2)]])
+    expect(twice(bash('cat sub/*.txt', 'alpha'), 'echo x > sub/b.txt')).toEqual([])
+    // A listing of the folder, named or not, and a search of it.
+    for (const read of ['ls', 'ls .', 'find -name "*.txt"', 'rg beta', 'grep -r beta', 'tree'])
+      expect(twice(bash(read, 'a.txt'), 'echo x > new.txt')).toEqual([])
+    expect(twice(bash('ls sub', 'a.txt'), 'echo x > new.txt')).toEqual([[3, rereadText(2)]])
+    // After a cd, a relative write is in a folder not known.
+    expect(twice(bash('cat a.txt', 'alpha'), 'cd sub && echo x > b.txt')).toEqual([])
+  })
+
+  it('a bash command run in the background starts a job: the same one twice is no reread', () => {
+    const start: [string, unknown, string] = [
+      'bash',
+      { command: 'grep -rn beta .', run_in_background: true },
+      'started background job 1',
+    ]
+    const list: [string, unknown, string] = ['bash', { command: 'ls' }, 'a.txt']
+    expect(drive({}, [start, list, start])).toEqual([])
+    expect(drive({ readOnlyTools: [] }, [start, list, start])).toEqual([])
   })
 
   it(

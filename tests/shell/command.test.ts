@@ -10,14 +10,42 @@ describe('shellCommand: the commands and options known to only read', () => {
   it.each<[string, string]>([
     ['cat f | grep "def x"', 'def x\nf'],
     ["grep -n 'def x' f", 'def x\nf'],
-    ['cd d && ls 2>/dev/null; git log -1 >&2', 'd\nlog'],
+    ['cd d && ls 2>/dev/null; git rev-parse HEAD >&2', 'HEAD\nd\nrev-parse'],
     ['nl -ba f.py | sed -n 10,20p', '10,20p\nf.py'],
     ['head -n 15 a.py', '15\na.py'],
     ['head -20 a.py', 'a.py'],
     ['wc -l < in.txt', 'in.txt'],
     ["find . -name '*.py' -type f | head", '*.py\n.\nf'],
-    ['git -C repo --no-pager status -sb', 'repo\nstatus'],
-    ['git status -uno', 'status'],
+    ['git -C repo --no-pager ls-tree -r HEAD', 'HEAD\nls-tree\nrepo'],
+    ['git rev-parse --short HEAD', 'HEAD\nrev-parse'],
+    ['git describe --abbrev --tags', 'describe'],
+    ['git cat-file -p HEAD:a.txt', 'HEAD:a.txt\ncat-file'],
+    // An option whose value is optional takes none but one attached: the next word is an operand.
+    ['grep --color x f', 'f\nx'],
+    ['ls --color d', 'd'],
+    ['diff --unified a b', 'a\nb'],
+    ['diff --unified=5 --context a b', 'a\nb'],
+    ['sort --check f', 'f'],
+    ['uniq --group in', 'in'],
+    // sed's scripts, however given.
+    ['sed -ne 10,20p f', '10,20p\nf'],
+    ['sed -e10p f', '10p\nf'],
+    ['sed -nEe p f', 'f\np'],
+    ['sed -n -l 5 p f', 'f\np'],
+    ['sed --line-length=5 -s --expression p f', 'f\np'],
+    ['sed -n -- p f -', 'f\np'],
+    ['sed --line-length 5 p f', 'f\np'],
+    ['sed --expression', ''],
+    // A glob that cannot start with `-`, a quoted one, and `[` the command.
+    ['cat ./*.py', './*.py'],
+    ['grep x src/*.py', 'src/*.py\nx'],
+    ["cat '*'", '*'],
+    ['[ -f a ]', ']\na'],
+    // The system's folders, named only in passing: /dev/null, a name that merely starts alike, a climb elsewhere.
+    ['cat /dev/null', '/dev/null'],
+    ['cat /procedures/a', '/procedures/a'],
+    ['cat ../README.md', '../README.md'],
+    ['find . -newer a', '.\na'],
     ['grep -rn --include=*.py x .', '.\nx'],
     ['[ -f a.txt ] && cat a.txt', ']\na.txt'],
     ['ls \\\n  -la', ''],
@@ -108,6 +136,58 @@ describe('shellCommand: the commands and options known to only read', () => {
     'env',
     "test -v 'a[$(touch pwned)]'",
     "[ -v 'a[$(touch pwned)]' ]",
+    // An option whose value is optional does not take the next word, which writes (issue 45).
+    'git diff --stat --output=out.txt',
+    'git log --abbrev --output=out.txt',
+    'uniq --group in.txt out.txt',
+    'uniq --all-repeated in.txt out.txt',
+    'diff --unified --output=x a b',
+    'rev-parse --short --output=x',
+    // Git that runs what its config names: core.fsmonitor, diff.external, textconv, gpg.program.
+    'git status',
+    'git status -uno',
+    'git diff',
+    'git log -1',
+    'git show HEAD',
+    'git blame f',
+    'git ls-files',
+    'git grep x',
+    'git describe --dirty',
+    'git shortlog',
+    // sed scripts given as -ne, -eSCRIPT, --expression SCRIPT.
+    "sed -ne '1w out.txt' in.txt",
+    'sed -e1wout f',
+    "sed -nEe '1w out' f",
+    "sed -n -l 5 -e '1w x' f",
+    "sed --expression '1w o' f",
+    'sed --posix=1 p f',
+    'sed -nx p f',
+    // A glob that may expand to an option: a file named `-delete` or `-i`.
+    "find . -name '*.tmp' ?delete",
+    'sed -n 1p a.txt ?i',
+    'cat *',
+    'grep x *.py',
+    'ls [-]x',
+    '* f',
+    // What changes by itself: the system's folders, random order, times against now.
+    'cat /proc/meminfo',
+    'cat /sys/class/net/lo/address',
+    'head -c 16 /dev/urandom',
+    'cat < /dev/tcp/127.0.0.1/80',
+    'cat ../../proc/self/status',
+    'cat //proc/x',
+    'cat /etc/../proc/x',
+    'ls /pro?',
+    'ls /*',
+    'sort -R f',
+    'sort --random-sort f',
+    'sort --sort=random f',
+    'find . -mmin -5',
+    'find . -mtime 1',
+    'find . -used 1',
+    // cd alone goes home, cd - back: folders the command does not name.
+    'cd && cat .bashrc',
+    'cd - && cat f',
   ])('%j may write', (command) => {
     expect(readOnly(command)).toBe(false)
   })
@@ -128,6 +208,12 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['sed -i.bak -e s/a/b/ f', ['f']],
     ['sed --in-place=.bak s/a/b/ f', ['f']],
     ['sed -ni p f', ['f']],
+    ['sed -i -l 5 s/a/b/ f', ['f']],
+    ['sed -n -i -e p f g', ['f', 'g']],
+    ['sed -i -- s/a/b/ f', ['f']],
+    ['echo x > /abs/b.txt; cd sub', ['/abs/b.txt']],
+    ['cd sub && echo x > /abs/b.txt', ['/abs/b.txt']],
+    ['echo x > b.txt; cd sub', ['b.txt']],
     ["cat <<'EOF' > new.py\nprint($x)\nEOF", ['new.py']],
     ['cat <<EOF > new.py\nplain\nEOF\nls', ['new.py']],
   ])('%j writes %j and nothing else', (command, writes) => {
@@ -141,12 +227,40 @@ describe('shellCommand: the commands and options known to only read', () => {
     },
   )
 
-  it.each(['rm f', 'sed -i -f x.sed f', 'sed -i "1e date" f', 'ls; python x.py'])(
-    '%j may change anything, not just files it names',
-    (command) => {
-      expect(shellCommand(command)!.writes).toBeUndefined()
-    },
-  )
+  it.each([
+    'rm f',
+    'sed -i -f x.sed f',
+    'sed -i "1e date" f',
+    'ls; python x.py',
+    // A relative path after `cd` is in a folder not known.
+    'cd sub && echo x > b.txt',
+    'cd sub && sed -i s/a/b/ f',
+    'sed -i s/a/b/ ?f',
+  ])('%j may change anything, not just files it names', (command) => {
+    expect(shellCommand(command)!.writes).toBeUndefined()
+  })
+
+  it.each<[string, string[]]>([
+    ['ls', ['.']],
+    ['ls -la src', ['src']],
+    ['tree', ['.']],
+    ['du -sh', ['.']],
+    ['du -sh src', ['src']],
+    ["find -name '*.py'", ['*.py', '.']],
+    ['find -L src -name a', ['src', 'a']],
+    ['grep x f', ['x', 'f']],
+    ['cat f | grep x', ['f', 'x']],
+    ['grep -r x', ['x', '.']],
+    ['grep -rn beta sub', ['beta', 'sub']],
+    ['grep -r -A 3 x sub', ['x', 'sub', '3', '.']],
+    ['grep --recursive x', ['x', '.']],
+    ['rg x', ['x', '.']],
+    ['rg x src', ['x', 'src']],
+    ['git rev-parse HEAD', ['rev-parse', 'HEAD', '.']],
+    ['cd sub && cat b.txt < in', ['sub', 'b.txt', 'in']],
+  ])('%j may read %j', (command, paths) => {
+    expect(shellCommand(command)!.paths).toEqual(paths)
+  })
 
   it.each(['cat', 'head', 'tail', 'nl'])('%s shows files: a view', (name) => {
     expect(shellCommand(`${name} a.py`)).toMatchObject({ view: true, files: ['a.py'] })
