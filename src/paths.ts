@@ -70,9 +70,9 @@ function keys({ absolute, segments }: Place): string[] {
 export function isSystem(path: string, folder = ''): boolean {
   const { absolute, segments, up } = normalize(path, folder)
   const [first, second] = segments
-  if ((!absolute && up === 0) || first === undefined) return false
+  if (!absolute && up === 0) return false
   if (first === 'dev' && second === 'null' && segments.length === 2) return false
-  return first === 'proc' || first === 'sys' || first === 'dev' || GLOB.test(first)
+  return first === 'proc' || first === 'sys' || first === 'dev' || GLOB.test(first ?? '')
 }
 
 /** The paths of one start (`/`, or the workspace), hashed: each one's key, and the keys of the folders above each. */
@@ -127,7 +127,7 @@ export class ReadPlaces {
         // A relative read is in the workspace, wherever it lies: any run of the write's folders may be it.
         if (w.glob || this.relative.globs.length > 0) return true
         work -= (w.segments.length * (w.segments.length + 1)) / 2
-        if (work < 0 || runs(w.segments).some((key) => this.relative.exact.has(key))) return true
+        if (runs(w.segments).some((key) => this.relative.exact.has(key))) return true
       }
       if (work < 0 || same.globs.some((g) => nested(g, w))) return true
       if (w.glob ? same.plain.some((p) => nested(w, p)) : hashed(same, w)) return true
@@ -148,13 +148,13 @@ function hashed(start: Start, w: Place): boolean {
 /** The keys of every run of consecutive segments, as relative paths: where the workspace may be within them. */
 function runs(segments: readonly string[]): string[] {
   const found = ['.']
-  for (let i = 0; i < segments.length; i++) {
+  segments.forEach((_, i) => {
     let key = '.'
-    for (let j = i; j < segments.length; j++) {
-      key += `/${segments[j]}`
+    for (const segment of segments.slice(i)) {
+      key += `/${segment}`
       found.push(key)
     }
-  }
+  })
   return found
 }
 
@@ -168,11 +168,9 @@ function nested(a: Place, b: Place): boolean {
 /** Whether two segments may name one file: equal, or a glob that could match the other (or another glob). */
 function sameSegment(a: string, b: string): boolean {
   if (a === b) return true
-  const aGlob = GLOB.test(a)
-  const bGlob = GLOB.test(b)
-  if (aGlob && bGlob) return true
-  if (aGlob) return matches(a, b)
-  return bGlob && matches(b, a)
+  if (GLOB.test(a) && GLOB.test(b)) return true
+  // A plain segment as a glob matches only itself.
+  return GLOB.test(a) ? matches(a, b) : matches(b, a)
 }
 
 /**

@@ -56,8 +56,8 @@ export interface Reads {
   files: readonly string[]
   /** For a `bash` read: its folder and operands, the question it asks; otherwise undefined. */
   question: string | undefined
-  /** For a `bash` read: the paths it may read; otherwise undefined. */
-  paths: readonly string[] | undefined
+  /** For a `bash` read: the paths it may read, placed; otherwise undefined. */
+  paths: ReadPlaces | undefined
   /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
   writes: readonly string[] | undefined
   /** For a `bash` command: the folder it runs in (its `workdir`), empty for the workspace. */
@@ -81,9 +81,6 @@ export function viewsOther(c: Reads, read: Reads): boolean {
   return c.view && !c.files.some((file) => read.files.includes(file))
 }
 
-/** The paths of each `bash` read placed, once, when a write is first weighed against them. */
-const placed = new WeakMap<Reads, ReadPlaces>()
-
 /**
  * Whether a call that only writes files (`between`) leaves alone what a `bash` read (`asked`)
  * reads: no path it writes is, holds or lies in a path the read may read (`paths.ts`).
@@ -91,12 +88,7 @@ const placed = new WeakMap<Reads, ReadPlaces>()
 export function untouched(asked: Reads, between: Reads): boolean {
   // Paths are known only for a bash read.
   if (asked.paths === undefined || between.writes === undefined) return false
-  let places = placed.get(asked)
-  if (places === undefined) {
-    places = new ReadPlaces(asked.paths, asked.folder)
-    placed.set(asked, places)
-  }
-  return !places.changedBy(between.writes, between.folder)
+  return !asked.paths.changedBy(between.writes, between.folder)
 }
 
 /**
@@ -123,7 +115,7 @@ export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
     // Read only for a view: a bash view's files, a view tool's path.
     files: command?.files ?? pathOf(args),
     question: reads ? `${folder}\n\n${command.question}` : undefined,
-    paths: reads ? command.paths : undefined,
+    paths: reads ? new ReadPlaces(command.paths, folder) : undefined,
     writes: command?.writes,
     folder,
   }

@@ -31,6 +31,9 @@ describe('paths compared as paths', () => {
     [['abcd'], ['a*c*d']],
     [['ab'], ['a**']],
     [['ab'], ['ab*']],
+    [['x'], ['[]a]']],
+    [['~user/a.txt'], ['b.txt']],
+    [['a.txt', 'b.md'], ['*.txt']],
     [['sub/*.txt'], ['*/b.txt']],
     // A glob against the runs of an absolute write's folders is not weighed: a change.
     [['sub/*.txt'], ['/abs/b.txt']],
@@ -66,6 +69,11 @@ describe('paths compared as paths', () => {
     [['/abs/*.md'], ['/abs/b.txt']],
     [['sub/b.txt'], ['/home/u/repo/other/b.txt']],
     [['/'], []],
+    [['/a.txt'], ['/../b.txt']],
+    [['a~'], ['b.txt']],
+    [['x/undefined'], ['/x']],
+    [['ab'], ['a?c']],
+    [['abc'], ['b?']],
   ])('a read of %j is not changed by a write of %j', (reads, writes) => {
     expect(changes(reads, writes)).toBe(false)
   })
@@ -77,6 +85,7 @@ describe('paths compared as paths', () => {
     expect(changes(['b.txt'], ['b.txt'], '/w', '/w')).toBe(true)
     expect(changes(['b.txt'], ['/w/b.txt'], '/w', '')).toBe(true)
     expect(changes(['b.txt'], ['/v/b.txt'], '/w', '')).toBe(false)
+    expect(changes(['sub/'], ['sub/b.txt'], 'w', 'w')).toBe(true)
   })
 
   it(`a path deeper than ${DEEPEST} folders changes everything, read or written`, () => {
@@ -108,18 +117,16 @@ describe('paths compared as paths', () => {
         ['x'],
       ),
     ).toBe(true)
-    // An absolute write against relative reads: every run of its folders, 36 for 8 folders, 45 steps in all.
-    const absolute = `/${reads(8).join('/')}`
+    // An absolute write against relative reads: every run of its folders, 36 for 8 folders, 45 steps in all;
+    // 90 of those, one of 7 folders (36 steps) and one of 3 (10) spend the budget to the last step.
+    const absolute = (n: number) => `/${reads(n).join('/')}`
+    const exact = [...Array.from({ length: 90 }, () => absolute(8)), absolute(7), absolute(3)]
+    expect(changes(['b.txt'], exact)).toBe(false)
+    expect(changes(['b.txt'], [...exact, absolute(1)])).toBe(true)
     expect(
       changes(
         ['b.txt'],
-        Array.from({ length: 91 }, () => absolute),
-      ),
-    ).toBe(false)
-    expect(
-      changes(
-        ['b.txt'],
-        Array.from({ length: 92 }, () => absolute),
+        Array.from({ length: 92 }, () => absolute(8)),
       ),
     ).toBe(true)
   })
@@ -147,6 +154,7 @@ describe('isSystem: what changes by itself', () => {
     ['meminfo', '/proc'],
     ['proc/meminfo', '/'],
     ['~/../../proc', ''],
+    ['/proc/null', ''],
   ])('%j in %j', (path, folder) => {
     expect(isSystem(path, folder)).toBe(true)
   })

@@ -11,7 +11,7 @@ import type { Script, ScriptedCall, ScriptedTurn } from '../support/model.ts'
 import { scratch } from '../support/scratch.ts'
 import { runReplayJson, writeSessions } from '../support/sessions.ts'
 import { GREP, READ, source, times, turns } from './support/calls.ts'
-import { bashSuite, mountBash } from './support/dsh-tools.ts'
+import { bashSuite, mountBash, mountJobs } from './support/dsh-tools.ts'
 import { pagerAndFailingTests, SCROLL } from './support/pager.ts'
 
 bashSuite()
@@ -111,6 +111,22 @@ describe('quickPolls: what is never a quick poll', () => {
     expect(reminders(writer)).toEqual([])
   })
 
+  it('the same bash command started in the background three times: each start is a new job, no poll', async () => {
+    const start: ScriptedCall = {
+      name: 'bash',
+      args: { command: 'grep -rn beta .', description: 'Search', run_in_background: true },
+    }
+    const h = await harness(turns(...times(3, start)), ON)
+    await mountBash(h.ctx)
+    await mountJobs(h.ctx)
+    const agent = await h.run()
+    const results = toolResults(agent).map(([, text]) => text)
+    expect(results.every((text) => text.startsWith('started background job'))).toBe(true)
+    expect(new Set(results).size).toBe(3)
+    // The identical run's reminder: a start's outcome is a start, whatever the job's id.
+    expect(reminders(agent).map((r) => [r.afterCall, r.source])).toEqual([[2, source('bash × 2')]])
+  })
+
   it('another call between starts over', async () => {
     const log = join(await scratch('poll'), 'build.log')
     writeFileSync(log, '')
@@ -166,6 +182,21 @@ describe('quickPolls: what is never a quick poll', () => {
     guard.observe(other, status('step 1\n[status: running]'))
     guard.step(agent, [])
     expect(guard.observe(other, status('done\n[status: completed, exit code: 0]'))?.reminder).toBeDefined()
+  })
+
+  it('only bash starts a job in the background: another tool with that argument may poll, bash with none too', () => {
+    const status = (text: string) => ({ isError: false, content: [{ type: 'text' as const, text }] })
+    const polled = (name: string, args: unknown) => {
+      const guard = createGuard(Config({ ...ON, quickPollCalls: 2 }))
+      const agent = {} as Agent
+      guard.step(agent, [])
+      guard.observe({ agent, name, arguments: args }, status('1'))
+      guard.step(agent, [])
+      return guard.observe({ agent, name, arguments: args }, status('2'))?.reminder !== undefined
+    }
+    expect(polled('bash', { command: 'ls', run_in_background: true })).toBe(false)
+    expect(polled('status', { run_in_background: true })).toBe(true)
+    expect(polled('bash', null)).toBe(true)
   })
 
   it('a loop reminder due at the same call stands alone', async () => {

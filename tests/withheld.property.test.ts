@@ -148,4 +148,26 @@ describe('withheld results and denials tell the truth (property-based)', () => {
       expect(guard.observe(again, failed)?.withheld).toBeUndefined()
     }
   })
+
+  it('with sameFailure, a call is denied where any result is withheld: a failure again, or another tool failed', () => {
+    const agent = {} as never
+    const failed = { isError: true, content: [{ type: 'text' as const, text: 'error: quota exceeded' }] }
+    const ok = { isError: false, content: [{ type: 'text' as const, text: 'fetched' }] }
+    const guard = createGuard(Config({ thresholds: [2], blockAt: 3, sameFailure: true }))
+    const fetch = { agent, name: 'fetch', arguments: { item: 'a' } }
+    for (const _ of [1, 2]) {
+      expect(guard.deny(fetch)).toBeUndefined()
+      guard.observe(fetch, failed)
+    }
+    expect(guard.deny(fetch)).toBeDefined()
+    // Another tool's failure cannot be one a fetch goes on with.
+    const relapsing = createGuard(Config({ thresholds: [2], blockAt: 3, sameFailure: true, relapse: true }))
+    for (const [exec, result] of [
+      [fetch, ok],
+      [fetch, ok],
+      [{ agent, name: 'download', arguments: { item: 'x' } }, failed],
+    ] as const)
+      relapsing.observe(exec, result)
+    expect(relapsing.deny(fetch)).toBeDefined()
+  })
 })

@@ -133,8 +133,8 @@ export const failure: Entry<typeof options, FailureVerdict> = {
         const measured = length - FAIR_FAILURES + 1
         return { kind: 'failure', call, calls: [call], run, length, measured, complete: true, resumed, error }
       },
-      // After a failure, the same tool failing the same way goes on with a run of failures: a verdict of its own.
-      unsure: ({ latest }: Failures, call) => (latest.failed && latest.tool === call.tool ? LIKE_LATEST : undefined),
+      // A call to the latest call's tool may fail as that one did (if it did), going on with a run of failures.
+      unsure: ({ latest }: Failures, call) => (latest.tool === call.tool ? LIKE_LATEST : undefined),
     }
   },
 }

@@ -103,7 +103,7 @@ export function shellCommand(command: string): Command | undefined {
     view &&= VIEWERS.has(name as string)
     // The file viewers are all on the list.
     if (FILE_VIEWERS.has(name as string)) files.push(...judged.shown!)
-    const writes = [...simple.writes, ...(judged.reads ? [] : (judged.edits ?? []))]
+    const writes = judged.edits === undefined ? simple.writes : [...simple.writes, ...judged.edits]
     if (moved && writes.some((path) => !path.startsWith('/'))) known = false
     written.push(...writes)
     if (!judged.reads && judged.edits === undefined) known = false

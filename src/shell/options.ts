@@ -120,13 +120,13 @@ export const onlyPattern = (operands: readonly string[], values: readonly string
 
 /** For `grep`: recursive (`-r`, `-R`, `--recursive`) and given only a pattern, it reads its folder. */
 export const recursiveOnlyPattern = (operands: readonly string[], values: readonly string[], args: readonly string[]) =>
-  onlyPattern(operands, values) && args.some((a) => /^(-[^-]*[rR]|--(dereference-)?recursive$)/.test(a))
+  onlyPattern(operands, values) && args.some((a) => /^(-[^-]*[rR]|--(dereference-)?recursive)/.test(a))
 
 /** ls, wc, stat and their kin: any short option; long options as listed. */
 export function anyShort(
   long: readonly string[],
-  longValued: readonly string[] = [],
-  longOptional: readonly string[] = [],
+  longValued: readonly string[],
+  longOptional: readonly string[],
 ): Reader {
   return { ...ANY, long, longValued, longOptional, folder: noPath }
 }

@@ -48,7 +48,7 @@ export const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
       ['color'],
     ),
   ],
-  ['wc', anyShort(['lines', 'words', 'chars', 'bytes', 'max-line-length'], ['files0-from'])],
+  ['wc', anyShort(['lines', 'words', 'chars', 'bytes', 'max-line-length'], ['files0-from'], [])],
   ['stat', { ...ANY, valued: 'c', long: ['dereference', 'file-system', 'terse'], longValued: ['format', 'printf'] }],
   [
     'du',

@@ -183,26 +183,27 @@ export function sed(args: readonly string[]): Read {
       operands.push(...args.slice(i + 1))
       break
     }
-    if (arg === '-' || !arg.startsWith('-')) operands.push(arg)
+    // `-` alone, standard input, names no file: it goes where an unknown cluster would, and counts for nothing.
+    if (!arg.startsWith('-')) operands.push(arg)
     else if (arg.startsWith('--')) {
       const eq = arg.indexOf('=')
-      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
-      const attached = eq < 0 ? undefined : arg.slice(eq + 1)
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+      const attached = eq === -1 ? undefined : arg.slice(eq + 1)
       if (name === 'expression') scripts.push(attached ?? args[++i] ?? '')
       else if (name === 'in-place') edits = true
       else if (name === 'line-length') i += attached === undefined ? 1 : 0
       else ok &&= SED_LONG.has(name) && attached === undefined
     } else {
       // A cluster of flags, ended by an option that takes the rest of the word or the next word.
-      for (let j = 1; j < arg.length; j++) {
-        const option = arg.charAt(j)
+      const cluster = [...arg.slice(1)]
+      for (const [j, option] of cluster.entries()) {
         if (option === 'i') {
           // Its backup suffix: whatever follows the i.
           edits = true
           break
         }
         if (option === 'e' || option === 'l') {
-          const value = j + 1 < arg.length ? arg.slice(j + 1) : (args[++i] ?? '')
+          const value = j + 1 < cluster.length ? cluster.slice(j + 1).join('') : (args[++i] ?? '')
           if (option === 'e') scripts.push(value)
           break
         }

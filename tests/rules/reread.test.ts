@@ -225,6 +225,13 @@ describe('rereads: which repeats the guard reminds', () => {
     for (const read of ['ls', 'ls .', 'find -name "*.txt"', 'rg beta', 'grep -r beta', 'tree'])
       expect(twice(bash(read, 'a.txt'), 'echo x > new.txt')).toEqual([])
     expect(twice(bash('ls sub', 'a.txt'), 'echo x > new.txt')).toEqual([[3, rereadText(2)]])
+    // A read in /proc, or of it, reads what changes by itself.
+    const list = bash('ls', 'a.txt')
+    expect(drive({}, [bash('cat meminfo', 'x', '/proc'), list, bash('cat meminfo', 'x', '/proc')])).toEqual([])
+    const mixed = bash('cat proc/meminfo etc/hostname', 'x', '/')
+    expect(drive({}, [mixed, list, mixed])).toEqual([])
+    const plain = bash('cat etc/hostname', 'x', '/')
+    expect(drive({}, [plain, list, plain])).toEqual([[3, rereadText(2)]])
     // After a cd, a relative write is in a folder not known.
     expect(twice(bash('cat a.txt', 'alpha'), 'cd sub && echo x > b.txt')).toEqual([])
   })

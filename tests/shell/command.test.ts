@@ -36,6 +36,10 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['sed -n -- p f -', 'f\np'],
     ['sed --line-length 5 p f', 'f\np'],
     ['sed --expression', ''],
+    ['sed --line-length=5 p f', 'f\np'],
+    ['sed --quiet --posix p f', 'f\np'],
+    ['"cat" f', 'f'],
+    ['cat "x"*', 'x*'],
     // A glob that cannot start with `-`, a quoted one, and `[` the command.
     ['cat ./*.py', './*.py'],
     ['grep x src/*.py', 'src/*.py\nx'],
@@ -188,6 +192,9 @@ describe('shellCommand: the commands and options known to only read', () => {
     // cd alone goes home, cd - back: folders the command does not name.
     'cd && cat .bashrc',
     'cd - && cat f',
+    'column --output-width 5 f',
+    'sed -n',
+    "sed -e p -e '1w x' f",
   ])('%j may write', (command) => {
     expect(readOnly(command)).toBe(false)
   })
@@ -214,6 +221,7 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['echo x > /abs/b.txt; cd sub', ['/abs/b.txt']],
     ['cd sub && echo x > /abs/b.txt', ['/abs/b.txt']],
     ['echo x > b.txt; cd sub', ['b.txt']],
+    ['ls; echo x > b.txt', ['b.txt']],
     ["cat <<'EOF' > new.py\nprint($x)\nEOF", ['new.py']],
     ['cat <<EOF > new.py\nplain\nEOF\nls', ['new.py']],
   ])('%j writes %j and nothing else', (command, writes) => {
@@ -235,6 +243,7 @@ describe('shellCommand: the commands and options known to only read', () => {
     // A relative path after `cd` is in a folder not known.
     'cd sub && echo x > b.txt',
     'cd sub && sed -i s/a/b/ f',
+    'cd sub && echo x > /abs/b.txt 2> err',
     'sed -i s/a/b/ ?f',
   ])('%j may change anything, not just files it names', (command) => {
     expect(shellCommand(command)!.writes).toBeUndefined()
@@ -254,6 +263,10 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['grep -rn beta sub', ['beta', 'sub']],
     ['grep -r -A 3 x sub', ['x', 'sub', '3', '.']],
     ['grep --recursive x', ['x', '.']],
+    ['grep -nr x', ['x', '.']],
+    ['grep x-r f', ['x-r', 'f']],
+    ['find -name x y', ['x', 'y', '.']],
+    ['find my-dir -name a', ['my-dir', 'a']],
     ['rg x', ['x', '.']],
     ['rg x src', ['x', 'src']],
     ['git rev-parse HEAD', ['rev-parse', 'HEAD', '.']],
