@@ -9,6 +9,7 @@
  * known). Bounded: hashed lookups per written path, and a fixed budget of steps
  * per write, past which it counts as a change.
  */
+import { kept } from './values.ts'
 
 /** The glob characters of a path segment: `*`, `?` and a bracket expression. */
 const GLOB = /[*?[]/
@@ -40,6 +41,12 @@ function normalize(path: string, folder: string): Place & { up: number } {
   return { absolute, segments, glob: segments.some((s) => GLOB.test(s)), up }
 }
 
+/**
+ * The most paths of one read, or of one writer, that are placed: a read of more may read anything, and
+ * a writer of more may change it. A command names a few; placing thousands would cost milliseconds.
+ */
+export const MOST_PATHS = 64
+
 /** The most segments of a path placed: a deeper one changes everything, so that placing one costs little. */
 export const DEEPEST = 32
 
@@ -52,22 +59,13 @@ function place(path: string, folder: string): Place | undefined {
   return at.up > 0 || at.segments.length > DEEPEST || at.segments[0]?.startsWith('~') === true ? undefined : at
 }
 
-/** A place's key, and the keys of the folders above it (`/` or the workspace first). */
-function keys({ absolute, segments }: Place): string[] {
-  let key = absolute ? '' : '.'
-  const all = [key || '/']
-  for (const segment of segments) {
-    key += `/${segment}`
-    all.push(key)
-  }
-  return all
-}
-
 /**
  * Whether `path`, in `folder`, may name what changes by itself: `/proc`, `/sys` or `/dev` (but
  * `/dev/null`), or a glob or a climb (`../../proc`) that may lead there.
  */
 export function isSystem(path: string, folder = ''): boolean {
+  // Most paths are relative and climb nowhere: they stay where they start, and are not normalized.
+  if (!path.startsWith('/') && !path.includes('..') && !folder.startsWith('/') && !folder.includes('..')) return false
   const { absolute, segments, up } = normalize(path, folder)
   const [first, second] = segments
   if (!absolute && up === 0) return false
@@ -75,10 +73,15 @@ export function isSystem(path: string, folder = ''): boolean {
   return first === 'proc' || first === 'sys' || first === 'dev' || GLOB.test(first ?? '')
 }
 
-/** The paths of one start (`/`, or the workspace), hashed: each one's key, and the keys of the folders above each. */
+/** A folder of the paths read, by its segments: whether a path read ends there, and the folders in it. */
+interface Folder {
+  read: boolean
+  readonly in: Map<string, Folder>
+}
+
+/** The paths of one start (`/`, or the workspace): the plain ones as a tree of their segments, and the globs. */
 class Start {
-  readonly exact = new Set<string>()
-  readonly above = new Set<string>()
+  readonly tree: Folder = { read: false, in: new Map() }
   readonly plain: Place[] = []
   readonly globs: Place[] = []
 
@@ -86,9 +89,9 @@ class Start {
     if (p.glob) this.globs.push(p)
     else {
       this.plain.push(p)
-      const all = keys(p)
-      this.exact.add(all.pop() as string)
-      for (const key of all) this.above.add(key)
+      let at = this.tree
+      for (const segment of p.segments) at = kept(at.in, segment, () => ({ read: false, in: new Map() }))
+      at.read = true
     }
   }
 
@@ -108,14 +111,14 @@ export class ReadPlaces {
   private readonly relative = new Start()
 
   constructor(paths: readonly string[], folder: string) {
-    const places = paths.map((path) => place(path, folder))
+    const places = paths.length > MOST_PATHS ? [undefined] : paths.map((path) => place(path, folder))
     this.anywhere = places.includes(undefined)
     for (const p of places) if (p !== undefined) (p.absolute ? this.absolute : this.relative).add(p)
   }
 
   /** Whether writing `paths` (in `folder`) may change what this read reads; bounded by {@link WORK}. */
   changedBy(paths: readonly string[], folder: string): boolean {
-    if (this.anywhere) return true
+    if (this.anywhere || paths.length > MOST_PATHS) return true
     let work = WORK
     for (const path of paths) {
       const w = place(path, folder)
@@ -127,10 +130,10 @@ export class ReadPlaces {
         // A relative read is in the workspace, wherever it lies: any run of the write's folders may be it.
         if (w.glob || this.relative.globs.length > 0) return true
         work -= (w.segments.length * (w.segments.length + 1)) / 2
-        if (runs(w.segments).some((key) => this.relative.exact.has(key))) return true
+        if (w.segments.some((_, i) => ends(this.relative.tree, w.segments.slice(i)))) return true
       }
       if (work < 0 || same.globs.some((g) => nested(g, w))) return true
-      if (w.glob ? same.plain.some((p) => nested(w, p)) : hashed(same, w)) return true
+      if (w.glob ? same.plain.some((p) => nested(w, p)) : within(same.tree, w.segments)) return true
     }
     return false
   }
@@ -139,23 +142,30 @@ export class ReadPlaces {
 /** The most steps one question spends on one write's paths; past it, the write counts as a change. */
 export const WORK = 4096
 
-/** Whether a plain write is a path `start` holds, or lies in one, or holds one. */
-function hashed(start: Start, w: Place): boolean {
-  const all = keys(w)
-  return start.above.has(all.at(-1) as string) || all.some((key) => start.exact.has(key))
+/**
+ * Where `segments` lead in `tree`: true once they pass a path read (they lie in a folder read), the
+ * folder they end at, or undefined where they leave the tree.
+ */
+function walk(tree: Folder, segments: readonly string[]): Folder | true | undefined {
+  let at: Folder | undefined = tree
+  for (const segment of segments) {
+    if (at.read) return true
+    at = at.in.get(segment)
+    if (at === undefined) return undefined
+  }
+  return at
 }
 
-/** The keys of every run of consecutive segments, as relative paths: where the workspace may be within them. */
-function runs(segments: readonly string[]): string[] {
-  const found = ['.']
-  segments.forEach((_, i) => {
-    let key = '.'
-    for (const segment of segments.slice(i)) {
-      key += `/${segment}`
-      found.push(key)
-    }
-  })
-  return found
+/** Whether a plain write is a path read, lies in a folder read, or holds a path read. */
+function within(tree: Folder, segments: readonly string[]): boolean {
+  const at = walk(tree, segments)
+  return at === true || (at !== undefined && (at.read || at.in.size > 0))
+}
+
+/** Whether some path read is `segments` or the start of them: the workspace's own folder, or a run of folders in it. */
+function ends(tree: Folder, segments: readonly string[]): boolean {
+  const at = walk(tree, segments)
+  return at === true || at?.read === true
 }
 
 /** Whether one of two places lies in the other or is it, globs matching what they could match. */
@@ -167,7 +177,6 @@ function nested(a: Place, b: Place): boolean {
 
 /** Whether two segments may name one file: equal, or a glob that could match the other (or another glob). */
 function sameSegment(a: string, b: string): boolean {
-  if (a === b) return true
   if (GLOB.test(a) && GLOB.test(b)) return true
   // A plain segment as a glob matches only itself.
   return GLOB.test(a) ? matches(a, b) : matches(b, a)
@@ -194,7 +203,8 @@ function matches(glob: string, name: string): boolean {
   let star = -1
   let resume = 0
   while (s < name.length) {
-    if (t < tokens.length && (tokens[t] === '?' || tokens[t] === name.charAt(s))) {
+    // Past the last token, `tokens[t]` is undefined, which matches nothing.
+    if (tokens[t] === '?' || tokens[t] === name.charAt(s)) {
       t++
       s++
     } else if (tokens[t] === '*') {

@@ -53,11 +53,11 @@ export function rereadText(back: number, earlier?: string): string {
   )
 }
 
-/** A call as this rule remembers it: its outcome, what it reads once worked out, and whether it was a reread. */
+/** A call as this rule remembers it: its outcome, what it reads, and whether it was a reread. */
 interface Read {
   readonly call: Call
   readonly outcome: Outcome
-  reads?: Reads
+  readonly reads: Reads
   reread?: true
 }
 
@@ -117,9 +117,11 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
       readOnly: anyOf(config.readOnlyTools),
       navigation: anyOf(config.navigationTools),
     }
+    // What a call reads is worked out at the call, so that no later call pays for the calls before it.
     const remembered = ({ call, result }: { call: Call; result: Seen['result'] }): Read => ({
       call,
       outcome: judged.compared.outcome(call, result),
+      reads: readsOf(call.tool, call.args, judged),
     })
     return {
       phase: 'advice',
@@ -143,9 +145,8 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
 /**
  * The latest of the calls in `history` (oldest first, at most
  * {@link REREAD_WINDOW}) that `read` asks again with the same outcome, when no
- * call between them could have changed anything; undefined for none. A `bash`
- * command is parsed only once a call with the same outcome is found, and at
- * most once per call.
+ * call between them could have changed anything; undefined for none. Each
+ * call's `bash` command was read at that call, once.
  */
 function findReread(history: readonly Read[], read: Read, judged: Judged): Reread | undefined {
   // The call one back is the run rules' to judge: a reread repeats one 2 to 6 calls back.
@@ -155,23 +156,17 @@ function findReread(history: readonly Read[], read: Read, judged: Judged): Rerea
     if (!sameOutcome(earlier.outcome, read.outcome)) continue
     const identical = judged.compared.sameCall(earlier.call, read.call)
     // Two other commands that both came back empty are weak evidence of one question: some sources lose output.
-    if (!identical && (isEmpty(read.outcome) || !sameQuestion(reads(earlier, judged), reads(read, judged)))) continue
+    if (!identical && (isEmpty(read.outcome) || !sameQuestion(earlier.reads, read.reads))) continue
     // Only a read of the workspace asks a question twice: a job's output, a writer's result or a view moved by a
     // navigation tool can change with nothing between.
-    const question = reads(read, judged)
+    const question = read.reads
     if (!question.readOnly || question.navigation || read.call.tool === JOB_READ) return undefined
     // The latest such call decides: whatever lies between it and this one also lies between any earlier one and this.
     const between = history.slice(i + 1)
-    if (!between.every((c) => reads(c, judged).readOnly || untouched(question, reads(c, judged)))) return undefined
+    if (!between.every((c) => c.reads.readOnly || untouched(question, c.reads))) return undefined
     // A view coming back to a file after viewing another file is navigation.
-    if (question.view && between.some((c) => viewsOther(reads(c, judged), question))) return undefined
+    if (question.view && between.some((c) => viewsOther(c.reads, question))) return undefined
     return { back: history.length - i, otherWords: identical ? undefined : earlier.call, earlier }
   }
   return undefined
-}
-
-/** What a call reads and changes, worked out once per call and kept on its record. */
-function reads(read: Read, judged: Judged): Reads {
-  read.reads ??= readsOf(read.call.tool, read.call.args, judged)
-  return read.reads
 }

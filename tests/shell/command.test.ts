@@ -264,7 +264,7 @@ describe('shellCommand: the commands and options known to only read', () => {
     ['grep -r -A 3 x sub', ['x', 'sub', '3', '.']],
     ['grep --recursive x', ['x', '.']],
     ['grep -nr x', ['x', '.']],
-    ['grep x-r f', ['x-r', 'f']],
+    ['grep x-r', ['x-r']],
     ['find -name x y', ['x', 'y', '.']],
     ['find my-dir -name a', ['my-dir', 'a']],
     ['rg x', ['x', '.']],
