@@ -23,6 +23,8 @@ import { bootHarness } from '../support/harness.ts'
 import { shellCommand } from '../src/shell/command.ts'
 import { lex } from '../src/shell/lexer.ts'
 import { waits, writesFiles } from '../src/shell/waits.ts'
+import { Config } from '../src/config.ts'
+import { createGuard } from '../src/guard.ts'
 import { readmeConfig } from './readme.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
@@ -566,6 +568,43 @@ async function parsing(): Promise<void> {
   console.log('\nReading one hostile bash command, each one no call before it wrote:\n')
   console.log(table(['command', 'slowest', 'median'], rows))
   await waiting()
+  rereadAfterWriters()
+}
+
+/**
+ * What `rereads` pays at a read of about 15 kB that repeats one six calls back, five writers of
+ * about 15 kB between, none writing what it reads: the whole `observe` of the second read. Paths
+ * are many and short (past 64 a command, nothing is placed) or 60 deep ones (25 folders each, all
+ * placed and compared). Each sample's calls name files no sample before it named.
+ */
+function rereadAfterWriters(): void {
+  const short = (prefix: string) => Array.from({ length: 1_000 }, (_, f) => `${prefix}${f}.txt`)
+  const deep = (prefix: string) =>
+    Array.from({ length: 60 }, (_, f) => `${Array.from({ length: 25 }, (_, d) => `${prefix}${d}`).join('/')}/${f}`)
+  const cases: [string, (prefix: string) => string[], (paths: string[]) => string][] = [
+    ['1,000 short paths, sed -i', short, (paths) => `sed -i s/a/b/ ${paths.join(' ')}`],
+    ['1,000 short paths, echo > each', short, (paths) => `echo x > ${paths.join(' > ')}`],
+    ['60 paths of 25 folders, sed -i', deep, (paths) => `sed -i s/a/b/ ${paths.join(' ')}`],
+    ['60 absolute paths of 25 folders, sed -i', (p) => deep(`/${p}`), (paths) => `sed -i s/a/b/ ${paths.join(' ')}`],
+  ]
+  const rows = cases.map(([label, paths, writer]) => {
+    const times = Array.from({ length: QUICK ? 3 : 200 }, (_, i) => {
+      const guard = createGuard(Config({ rereads: true }))
+      const agent = {} as Agent
+      const call = (command: string) => ({ agent, name: 'bash', arguments: { command } })
+      const result = { isError: false, content: [{ type: 'text' as const, text: 'a:1:x' }] }
+      const read = `grep -n x ${paths(`r${i}-`).join(' ')}`
+      guard.observe(call(read), result)
+      for (let w = 0; w < 5; w++) guard.observe(call(writer(paths(`w${i}-${w}-`))), result)
+      const again = call(read)
+      const start = performance.now()
+      guard.observe(again, result)
+      return (performance.now() - start) * 1e3
+    })
+    return [label, `${Math.max(...times).toFixed(0)} µs`, `${median(times).toFixed(0)} µs`]
+  })
+  console.log('\nA read judged a reread or not, five writers between, each command about 15 kB (rereads):\n')
+  console.log(table(['paths', 'slowest', 'median'], rows))
 }
 
 /**

@@ -67,11 +67,10 @@ async function size(dir: string): Promise<number> {
   return total
 }
 
-async function replayRun(root: string): Promise<{ ms: number; maxRSS: number }> {
+async function replayRun(root: string, flags: string[] = []): Promise<{ ms: number; maxRSS: number }> {
   const start = performance.now()
-  const { stderr } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, 'replay-child.ts'), root], {
-    maxBuffer: 1 << 20,
-  })
+  const child = [join(import.meta.dirname, 'replay-child.ts'), root, ...flags]
+  const { stderr } = await promisify(execFile)(process.execPath, child, { maxBuffer: 1 << 20 })
   const ms = performance.now() - start
   const { status, maxRSS } = JSON.parse(stderr) as { status: number; maxRSS: number }
   if (status !== 0) throw new Error(`replay of ${root} exited ${status}`)
@@ -91,6 +90,55 @@ async function main() {
   // BENCH_SESSIONS=0 measures only the one large session.
   if (N > 0) await atScale()
   await oneLargeSession()
+  await hostileRereads()
+}
+
+/**
+ * A `bash` command of about 15 kB: a read naming 1,500 files, or a writer editing 1,100 others with
+ * `sed -i` (its `k`th), none of them a file the read names.
+ */
+const hostile = (k?: number) =>
+  k === undefined
+    ? `grep -n x ${Array.from({ length: 1_500 }, (_, f) => `r${f}.txt`).join(' ')}`
+    : `sed -i s/a/b/ ${Array.from({ length: 1_100 }, (_, f) => `w${k}-${f}.txt`).join(' ')}`
+
+/**
+ * 120 calls: a 16 kB read, five 16 kB writers, the read again, and so on, each read a reread of the one
+ * six calls back whose question every writer between is weighed against. Replayed plain, with
+ * `--rereads` and with `--suggest` (which tries rereads too), each in a fresh process.
+ */
+async function hostileRereads() {
+  const calls = Array.from({ length: 120 }, (_, i) =>
+    call('bash', { command: i % 6 === 0 ? hostile() : hostile(i), description: 'x' }),
+  )
+  const bash = (ctx: Context) => {
+    ctx.tools.register(
+      defineContentToolFixture({
+        name: 'bash',
+        description: 'Run a command.',
+        parameters: { command: { type: 'string', required: true } },
+        async execute() {
+          return [{ type: 'text', text: '(no output)' }]
+        },
+      }),
+    )
+  }
+  const root = await writeSessions('none', [{ id: 'hostile', script: calls.map((c) => ({ calls: [c] })), setup: bash }])
+  const rows = []
+  for (const flags of [[], ['--rereads'], ['--suggest']]) {
+    const runs = []
+    for (let r = 0; r < ROUNDS; r++) runs.push((await replayRun(root, flags)).ms)
+    rows.push([flags.join(' ') || 'plain', median(runs)] as const)
+  }
+  const plain = rows[0]![1]
+  console.log('\none session of 120 calls, a 15 kB read after every five 15 kB writers:\n')
+  console.log('| replay | time | over plain |')
+  console.log('| --- | ---: | ---: |')
+  for (const [label, ms] of rows) {
+    const over = label === 'plain' ? '' : `${((ms - plain) / 1000).toFixed(2)} s`
+    console.log(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${over} |`)
+  }
+  await rm(root, { recursive: true, force: true })
 }
 
 /** N sessions and 16·N, each replayed in a fresh process. */
