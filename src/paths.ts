@@ -64,7 +64,7 @@ function place(path: string, folder: string): Place | undefined {
  * `/dev/null`), or a glob or a climb (`../../proc`) that may lead there.
  */
 export function isSystem(path: string, folder = ''): boolean {
-  // Most paths are relative and climb nowhere: they stay where they start, and are not normalized.
+  // Most paths are relative and climb nowhere: they stay in the workspace, and are not normalized.
   if (!path.startsWith('/') && !path.includes('..') && !folder.startsWith('/') && !folder.includes('..')) return false
   const { absolute, segments, up } = normalize(path, folder)
   const [first, second] = segments
@@ -116,12 +116,11 @@ export class ReadPlaces {
     for (const p of places) if (p !== undefined) (p.absolute ? this.absolute : this.relative).add(p)
   }
 
-  /** Whether writing `paths` (in `folder`) may change what this read reads; bounded by {@link WORK}. */
-  changedBy(paths: readonly string[], folder: string): boolean {
-    if (this.anywhere || paths.length > MOST_PATHS) return true
+  /** Whether a writer's writes (placed by {@link written}) may change what this read reads; bounded by {@link WORK}. */
+  changedBy(writes: Written): boolean {
+    if (this.anywhere || writes === undefined) return true
     let work = WORK
-    for (const path of paths) {
-      const w = place(path, folder)
+    for (const w of writes) {
       // A write whose place is not known; a relative one, which the workspace may put below an absolute read.
       if (w === undefined || (!w.absolute && !this.absolute.empty)) return true
       const same = w.absolute ? this.absolute : this.relative
@@ -137,6 +136,14 @@ export class ReadPlaces {
     }
     return false
   }
+}
+
+/** A writer's writes, each placed (undefined for one that cannot be); undefined for more than {@link MOST_PATHS}. */
+export type Written = readonly (Place | undefined)[] | undefined
+
+/** The paths a writer writes, in `folder`, placed once at its call: no read after it places them again. */
+export function written(paths: readonly string[], folder: string): Written {
+  return paths.length > MOST_PATHS ? undefined : paths.map((path) => place(path, folder))
 }
 
 /** The most steps one question spends on one write's paths; past it, the write counts as a change. */

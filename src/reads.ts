@@ -6,7 +6,7 @@
  * may change anything. For the rules that ask whether a call asks again what
  * an earlier one asked, with nothing changed between.
  */
-import { isSystem, ReadPlaces } from './paths.ts'
+import { isSystem, ReadPlaces, type Written, written } from './paths.ts'
 import { shellArguments, shellCommand } from './shell/command.ts'
 import { isRecord } from './values.ts'
 
@@ -58,10 +58,8 @@ export interface Reads {
   question: string | undefined
   /** For a `bash` read: the paths it may read, placed; otherwise undefined. */
   paths: ReadPlaces | undefined
-  /** For a `bash` command that changes nothing but files: the files it writes; otherwise undefined. */
-  writes: readonly string[] | undefined
-  /** For a `bash` command: the folder it runs in (its `workdir`), empty for the workspace. */
-  folder: string
+  /** For a `bash` command that changes nothing but files: the files it writes, placed; otherwise undefined. */
+  writes: Written | undefined
 }
 
 /** How the tools a config names are told apart: those that only read, and those that only move a view. */
@@ -88,7 +86,7 @@ export function viewsOther(c: Reads, read: Reads): boolean {
 export function untouched(asked: Reads, between: Reads): boolean {
   // Paths are known only for a bash read.
   if (asked.paths === undefined || between.writes === undefined) return false
-  return !asked.paths.changedBy(between.writes, between.folder)
+  return !asked.paths.changedBy(between.writes)
 }
 
 /**
@@ -116,7 +114,6 @@ export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
     files: command?.files ?? pathOf(args),
     question: reads ? `${folder}\n\n${command.question}` : undefined,
     paths: reads ? new ReadPlaces(command.paths, folder) : undefined,
-    writes: command?.writes,
-    folder,
+    writes: command?.writes === undefined ? undefined : written(command.writes, folder),
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { DEEPEST, isSystem, MOST_PATHS, ReadPlaces, WORK } from '../src/paths.ts'
+import { DEEPEST, isSystem, MOST_PATHS, ReadPlaces, WORK, written } from '../src/paths.ts'
 
 /** Whether writing `writes` (in `writeFolder`) may change a read of `reads` (in `readFolder`). */
 const changes = (reads: string[], writes: string[], readFolder = '', writeFolder = '') =>
-  new ReadPlaces(reads, readFolder).changedBy(writes, writeFolder)
+  new ReadPlaces(reads, readFolder).changedBy(written(writes, writeFolder))
 
 describe('paths compared as paths', () => {
   it.each<[string[], string[]]>([
@@ -70,6 +70,7 @@ describe('paths compared as paths', () => {
     [['sub/b.txt'], ['/home/u/repo/other/b.txt']],
     [['/'], []],
     [['/a.txt'], ['/../b.txt']],
+    [['a'], ['/']],
     [['a~'], ['b.txt']],
     [['x/undefined'], ['/x']],
     [['ab'], ['a?c']],
