@@ -25,4 +25,5 @@ process.exitCode = await main(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   progress: process.stderr.isTTY === true,
+  columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
 })

@@ -16,7 +16,7 @@ import { createUserMessage, type GenerateOptions } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../src/config.ts'
-import { configFromFlags, configOptions, flagsHelp } from '../src/flags.ts'
+import { configFromFlags, configOptions, flagsHelp, helpRows } from '../src/flags.ts'
 import { Problem } from '../src/problem.ts'
 import { wrap } from '../src/wrap.ts'
 import { commandLine, configured } from '../src/replay/command-line.ts'
@@ -53,10 +53,15 @@ Watch repeat-tool-reminder break a loop inside a real dsh agent.
 
 Options:
 ${flagsHelp(32)}
-  --repeats N                   most identical searches the stuck model makes (default 12)
-  --sessions DIR                also write the session's log there, as dsh does, to try replay on
-  --json                        print the transcript as JSON lines and nothing else
-  --help                        show this help`
+${helpRows(
+  [
+    ['--repeats N', 'Most identical searches the stuck model makes. Default 12.'],
+    ['--sessions DIR', "Also write the session's log there, as dsh does, to try replay on."],
+    ['--json', 'Print the transcript as JSON lines and nothing else.'],
+    ['--help', 'Show this help.'],
+  ],
+  32,
+)}`
 
 /** Run the demo with command-line `argv`; resolves to the process exit status. */
 export async function main(argv: string[], output: Output, plugins: Plugins): Promise<number> {

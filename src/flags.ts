@@ -83,21 +83,33 @@ export function readAs(schema: Schema): 'boolean' | 'number' | 'numbers' | 'patt
  * The help lines for the config flags, the flag column `width` characters
  * wide: each option's description (without its code marks), its default when
  * it is a number or a list of them, and whether the flag repeats; wrapped to
- * {@link WIDTH} columns under the description column.
+ * `columns` under the description column.
  */
-export function flagsHelp(width: number): string {
-  return [...FLAGS]
-    .flatMap(([flag, spec]) => {
-      const left = `  --${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`
-      const fallback = optionOf(spec.key).schema.meta.default
-      const numeric = typeof fallback === 'number' || (Array.isArray(fallback) && typeof fallback[0] === 'number')
-      const help = [
-        spec.help.replaceAll('`', ''),
-        ...(numeric ? [`Default ${String(fallback)}.`] : []),
-        ...(spec.multiple ? ['Repeatable, or a comma list.'] : []),
-      ].join(' ')
-      return wrap(help, WIDTH - width, 0).map((line, i) => `${i === 0 ? left.padEnd(width) : ' '.repeat(width)}${line}`)
-    })
+export function flagsHelp(width: number, columns = WIDTH): string {
+  const rows = [...FLAGS].map(([flag, spec]): [string, string] => {
+    const fallback = optionOf(spec.key).schema.meta.default
+    const numeric = typeof fallback === 'number' || (Array.isArray(fallback) && typeof fallback[0] === 'number')
+    const help = [
+      spec.help.replaceAll('`', ''),
+      ...(numeric ? [`Default ${String(fallback)}.`] : []),
+      ...(spec.multiple ? ['Repeatable, or a comma list.'] : []),
+    ].join(' ')
+    return [`--${flag}${spec.arg === undefined ? '' : ` ${spec.arg}`}`, help]
+  })
+  return helpRows(rows, width, columns)
+}
+
+/**
+ * Flags and their help as a table: each flag indented two spaces in a column `width` characters
+ * wide, its help beside it, wrapped to `columns` under the help's column.
+ */
+export function helpRows(rows: readonly (readonly [string, string])[], width: number, columns = WIDTH): string {
+  return rows
+    .flatMap(([flag, help]) =>
+      wrap(help, columns - width, 0).map(
+        (line, i) => `${i === 0 ? `  ${flag}`.padEnd(width) : ' '.repeat(width)}${line}`,
+      ),
+    )
     .join('\n')
 }
 

@@ -61,7 +61,7 @@ export async function writeSessions(
 }
 
 /** Run the replay command with `argv`; resolve to its exit status and everything it wrote. */
-export async function runReplay(argv: string[], progress = false) {
+export async function runReplay(argv: string[], progress = false, columns?: number) {
   let out = ''
   let err = ''
   const status = await main(argv, {
@@ -72,6 +72,7 @@ export async function runReplay(argv: string[], progress = false) {
       err += text
     },
     progress,
+    columns,
   })
   return { status, out, err }
 }

@@ -92,10 +92,10 @@ describe('npm start demo', () => {
       'Options:',
       // The config flags, asserted line by line in tests/flags.test.ts.
       ...flagsHelp(32).split('\n'),
-      '  --repeats N                   most identical searches the stuck model makes (default 12)',
-      "  --sessions DIR                also write the session's log there, as dsh does, to try replay on",
-      '  --json                        print the transcript as JSON lines and nothing else',
-      '  --help                        show this help',
+      '  --repeats N                   Most identical searches the stuck model makes. Default 12.',
+      "  --sessions DIR                Also write the session's log there, as dsh does, to try replay on.",
+      '  --json                        Print the transcript as JSON lines and nothing else.',
+      '  --help                        Show this help.',
     ])
   })
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { Config, defaultOf, meaning } from '../src/config.ts'
 import Schema from '@deepseek-ai/schemastery'
 import { configFromFlags, flagKeys, flagsHelp, readAs } from '../src/flags.ts'
-import { USAGE } from '../src/replay/options.ts'
+import { usage } from '../src/replay/options.ts'
 
 describe('the config as command-line flags', () => {
   it('every flag sets its config field; numbers become numbers, lists split at commas', () => {
@@ -117,7 +117,7 @@ describe('the config as command-line flags', () => {
 
   it(
     'a description wraps at the last word that fits its column: a line ' +
-      'may fill it exactly, and a word longer than the column is cut, as the report cuts one',
+      'may fill it exactly, and a word longer than the column stands whole, as in the report',
     () => {
       const column = (width: number) =>
         flagsHelp(width)
@@ -131,10 +131,10 @@ describe('the config as command-line flags', () => {
         'gets the short text, later',
         'ones the detailed text.',
       ])
-      // 6 characters: "lengths" is longer, and is cut where the column ends.
-      expect(column(94)).toEqual(['Run', 'length', 's at', 'which'])
+      // 6 characters: "lengths" is longer, and stands whole on its line.
+      expect(column(94)).toEqual(['Run', 'lengths', 'at', 'which'])
       // 2 characters: even the first word is longer, and no empty line comes before it.
-      expect(column(98)).toEqual(['Ru', 'n', 'le', 'ng'])
+      expect(column(98)).toEqual(['Run', 'lengths', 'at', 'which'])
     },
   )
 
@@ -151,7 +151,7 @@ describe("the replay docs' usage block", () => {
     const text = await readFile(join(import.meta.dirname, '..', doc), 'utf8')
     const block = /```sh\n([\s\S]*?)```/.exec(text)![1]!
     const options = (help: string) => [...new Set(help.match(/--[a-z][a-z-]+/g))].sort()
-    expect(options(block)).toEqual(options(USAGE).filter((o) => o !== '--help'))
+    expect(options(block)).toEqual(options(usage()).filter((o) => o !== '--help'))
   })
 })
 

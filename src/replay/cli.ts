@@ -11,8 +11,9 @@ import type { Labels } from './labels.ts'
 import { Scorer } from './score.ts'
 import { discover } from './logs.ts'
 import { corruption, LogReader, type Corrupt, type Torn } from './reader.ts'
-import { type Inputs, loadInputs, parse, type Request, USAGE } from './options.ts'
+import { type Inputs, loadInputs, parse, type Request, usage } from './options.ts'
 import { render } from './render.ts'
+import { widthOf } from '../wrap.ts'
 import { count, printable } from './text.ts'
 import { marks, report, type SessionReport } from './report.ts'
 import { addProgress, evidenceArguments, type ProgressStats } from './candidates.ts'
@@ -75,7 +76,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { total, detailed } = pass
       const hidden = Math.max(0, total.sessionsWithLoops - detailed.length)
       const episodes = request.top === Infinity
-      io.out(render({ total, sessions: detailed, hidden, advice, labels: scored, episodes }))
+      io.out(render({ total, sessions: detailed, hidden, advice, labels: scored, episodes }, widthOf(io.columns)))
     }
   } finally {
     await reader.close()
@@ -91,7 +92,7 @@ async function ask(argv: string[], io: Io): Promise<{ request: Request; inputs: 
   try {
     const request = parse(argv)
     if (typeof request === 'string') {
-      io.out(`${request === 'help' ? USAGE : `${pkg.name} ${pkg.version}`}\n`)
+      io.out(`${request === 'help' ? usage(widthOf(io.columns)) : `${pkg.name} ${pkg.version}`}\n`)
       return 0
     }
     return { request, inputs: await loadInputs(request) }

@@ -8,40 +8,60 @@ import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import { Config, name } from '../config.ts'
 import { commandLine, configured } from './command-line.ts'
-import { configFromFlags, configOptions, flagsHelp } from '../flags.ts'
+import { configFromFlags, configOptions, flagsHelp, helpRows } from '../flags.ts'
+import { WIDTH, wrap } from '../wrap.ts'
 import { readLabels, withRereads, type Labels } from './labels.ts'
 import { Problem, sentence } from '../problem.ts'
 import { configFrom } from './profile.ts'
 import { grouped } from './text.ts'
 
-/** The help text: what the command does, every option, and the exit status. */
-export const USAGE = `Usage: repeat-tool-reminder replay <session file or sessions root>... [options]
+/** What the command does, for its help. */
+const DOES =
+  "Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or session.jsonl.zstd, or a " +
+  'directory searched for them) through the guard, one at a time, and reports identical runs and cycles, what ' +
+  'the model did after each recorded reminder and withheld result, what the loops cost (in recorded tokens ' +
+  'too), and the reminders and withheld results a config would produce next to the ones recorded.'
 
-Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or
-session.jsonl.zstd, or a directory searched for them) through the guard, one at
-a time, and reports identical runs and cycles, what the model did after each
-recorded reminder and withheld result, what the loops cost (in recorded tokens
-too), and the reminders and withheld results a config would produce next to
-the ones recorded.
+/** The command's own flags, after the config's, each help a sentence as theirs are. */
+const OWN_FLAGS: readonly (readonly [string, string])[] = [
+  [
+    '--config FILE',
+    "The config from a dsh profile's cordis.patch.yml, or a YAML or JSON config object; the flags above " +
+      'override its keys.',
+  ],
+  ['--labels FILE', 'Score the config (and with --suggest each candidate) on labeled loops.'],
+  [
+    '--reread-labels FILE',
+    'With --labels: labeled rereads too, judged for precision, and for the recall of rereads apart.',
+  ],
+  ['--suggest', 'Compare a few configs on the same sessions and recommend one.'],
+  ['--top N', 'Detail the N sessions that looped most. Default 10.'],
+  ['--all', 'Detail every session.'],
+  ['--json', 'One JSON document on stdout, every session in it.'],
+  ['-h, --help', 'Show this help.'],
+  ['--version', 'Print the package and its version.'],
+]
 
-Options:
-${flagsHelp(32)}
-  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON
-                                config object; the flags above override its keys
-  --labels FILE                 score the config (and with --suggest each candidate) on labeled
-                                loops
-  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for
-                                the recall of rereads apart
-  --suggest                     compare a few configs on the same sessions and recommend one
-  --top N                       detail the N sessions that looped most (default 10)
-  --all                         detail every session
-  --json                        one JSON document on stdout, every session in it
-  -h, --help                    show this help
-  --version                     print the package and its version
+/** How the command ends, for its help. */
+const EXIT =
+  'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its calls before the tear ' +
+  'are reported) or a label names a call no log has, 2 for bad options, a bad config file or a bad labels file.'
 
-Exit status: 0 when every input was read whole, 1 when any failed or was torn (its
-calls before the tear are reported) or a label names a call no log has, 2 for bad
-options, a bad config file or a bad labels file.`
+/** The help text, `columns` wide: what the command does, every option, and the exit status. */
+export function usage(columns = WIDTH): string {
+  const prose = (text: string) => wrap(text, columns, 0).join('\n')
+  return [
+    ...wrap('Usage: repeat-tool-reminder replay <session file or sessions root>... [options]', columns),
+    '',
+    prose(DOES),
+    '',
+    'Options:',
+    flagsHelp(32, columns),
+    helpRows(OWN_FLAGS, 32, columns),
+    '',
+    prose(EXIT),
+  ].join('\n')
+}
 
 /** What the command line asks for. */
 export interface Request {

@@ -41,7 +41,10 @@ export interface Shown {
 }
 
 /** The whole text report. */
-export function render({ total, sessions, hidden, advice: suggested, labels, episodes = false }: Shown): string {
+export function render(
+  { total, sessions, hidden, advice: suggested, labels, episodes = false }: Shown,
+  width = WIDTH,
+): string {
   const lines = [
     `total: ${count(total.sessions, 'session')}, ${grouped(total.sessionsWithLoops)} with loops`,
     `  ${count(total.toolCalls, 'tool call')}, ${grouped(total.trackedCalls)} tracked`,
@@ -77,7 +80,7 @@ export function render({ total, sessions, hidden, advice: suggested, labels, epi
       ...sessionLines(s),
     )
   }
-  return `${lines.flatMap((line) => wrap(line, WIDTH)).join('\n')}\n`
+  return `${lines.flatMap((line) => wrap(line, width)).join('\n')}\n`
 }
 
 function sessionLines(r: Report): string[] {

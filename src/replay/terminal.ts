@@ -8,6 +8,8 @@ export interface Io {
   out(text: string): void
   err(text: string): void
   progress: boolean
+  /** The terminal's width, where stdout is one: the help and the report wrap to it. */
+  columns?: number | undefined
 }
 
 /** Stderr as the command uses it: one line per failure, and a progress line that a failure or the end clears. */

@@ -552,36 +552,50 @@ describe('replay: options', () => {
         [
           'Usage: repeat-tool-reminder replay <session file or sessions root>... [options]',
           '',
-          "Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or",
-          'session.jsonl.zstd, or a directory searched for them) through the guard, one at',
-          'a time, and reports identical runs and cycles, what the model did after each',
-          'recorded reminder and withheld result, what the loops cost (in recorded tokens',
-          'too), and the reminders and withheld results a config would produce next to',
-          'the ones recorded.',
+          "Replays recorded dsh sessions (the JSONL persistence backend's session.jsonl or session.jsonl.zstd,",
+          'or a directory searched for them) through the guard, one at a time, and reports identical runs and',
+          'cycles, what the model did after each recorded reminder and withheld result, what the loops cost (in',
+          'recorded tokens too), and the reminders and withheld results a config would produce next to the ones',
+          'recorded.',
           '',
           'Options:',
           flagsHelp(32),
-          "  --config FILE                 the config from a dsh profile's cordis.patch.yml, or a YAML or JSON",
-          '                                config object; the flags above override its keys',
-          '  --labels FILE                 score the config (and with --suggest each candidate) on labeled',
-          '                                loops',
-          '  --reread-labels FILE          with --labels: labeled rereads too, judged for precision, and for',
-          '                                the recall of rereads apart',
-          '  --suggest                     compare a few configs on the same sessions and recommend one',
-          '  --top N                       detail the N sessions that looped most (default 10)',
-          '  --all                         detail every session',
-          '  --json                        one JSON document on stdout, every session in it',
-          '  -h, --help                    show this help',
-          '  --version                     print the package and its version',
+          "  --config FILE                 The config from a dsh profile's cordis.patch.yml, or a YAML or JSON",
+          '                                config object; the flags above override its keys.',
+          '  --labels FILE                 Score the config (and with --suggest each candidate) on labeled',
+          '                                loops.',
+          '  --reread-labels FILE          With --labels: labeled rereads too, judged for precision, and for',
+          '                                the recall of rereads apart.',
+          '  --suggest                     Compare a few configs on the same sessions and recommend one.',
+          '  --top N                       Detail the N sessions that looped most. Default 10.',
+          '  --all                         Detail every session.',
+          '  --json                        One JSON document on stdout, every session in it.',
+          '  -h, --help                    Show this help.',
+          '  --version                     Print the package and its version.',
           '',
-          'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its',
-          'calls before the tear are reported) or a label names a call no log has, 2 for bad',
-          'options, a bad config file or a bad labels file.',
+          'Exit status: 0 when every input was read whole, 1 when any failed or was torn (its calls before the',
+          'tear are reported) or a label names a call no log has, 2 for bad options, a bad config file or a bad',
+          'labels file.',
           '',
         ].join('\n'),
       )
     },
   )
+
+  it('--help fits the terminal it prints to: its columns, within 60 and 200; 100 in a pipe', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((line) => line.length))
+    expect(widest((await runReplay(['--help'])).out)).toBe(100)
+    expect(widest((await runReplay(['--help'], false, 72)).out)).toBeLessThanOrEqual(72)
+    expect(widest((await runReplay(['--help'], false, 72)).out)).toBeGreaterThan(66)
+    expect(widest((await runReplay(['--help'], false, 30)).out)).toBeLessThanOrEqual(60)
+    expect(widest((await runReplay(['--help'], false, 30)).out)).toBeGreaterThan(54)
+    expect(widest((await runReplay(['--help'], false, 400)).out)).toBeLessThanOrEqual(200)
+    const wide = (await runReplay(['--help'], false, 400)).out
+    expect(wide).toContain(
+      "--config FILE                 The config from a dsh profile's cordis.patch.yml, or a YAML or JSON config",
+    )
+    expect((await runReplay(['--help'], false, 0)).out).toBe((await runReplay(['--help'])).out)
+  })
 
   it.each([
     [['replay', '/tmp', '--nope'], 'repeat-tool-reminder replay: unknown option --nope (--help lists the options)\n'],

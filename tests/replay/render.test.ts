@@ -435,14 +435,11 @@ describe('the text report fits 100 columns', () => {
     expect(wrap('aaaa bbbb ccccc', 9)).toEqual(['aaaa bbbb', '    ccccc'])
   })
 
-  it('a word longer than a line is cut inside; a line of spaces then a long word too', () => {
-    expect(wrap('/a/very/long/path/without/spaces', 12)).toEqual([
-      '/a/very/long',
-      '    /path/wi',
-      '    thout/sp',
-      '    aces',
-    ])
-    expect(wrap('  /a/very/long/path', 10)).toEqual(['  /a/very/', '      long', '      /pat', '      h'])
+  it('a word longer than a line (a path) is never cut: it stands whole on a line of its own', () => {
+    expect(wrap('/a/very/long/path/without/spaces', 12)).toEqual(['/a/very/long/path/without/spaces'])
+    expect(wrap('  /a/very/long/path', 10)).toEqual(['  /a/very/long/path'])
+    expect(wrap('see /a/very/long/path here', 10)).toEqual(['see', '    /a/very/long/path', '    here'])
+    expect(wrap('  /a/very/long/path here', 10)).toEqual(['  /a/very/long/path', '      here'])
   })
 
   it('numbers are grouped and nouns agree with them', () => {
