@@ -12,7 +12,8 @@ const WIDEST = 200
 
 /** The width to print at: a terminal's own `columns`, within bounds; {@link WIDTH} where there is none. */
 export function widthOf(columns: number | undefined): number {
-  return columns === undefined || !(columns > 0) ? WIDTH : Math.min(Math.max(columns, NARROWEST), WIDEST)
+  const given = columns ?? 0
+  return given > 0 ? Math.min(Math.max(given, NARROWEST), WIDEST) : WIDTH
 }
 
 /**
