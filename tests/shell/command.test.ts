@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LONGEST_COMMAND, shellCommand } from '../../src/shell/command.ts'
+import { LONGEST_COMMAND, MOST_WORDS, shellCommand } from '../../src/shell/command.ts'
 import { MOST_COMMANDS } from '../../src/shell/lexer.ts'
 import { sedPrints } from '../../src/shell/scripts.ts'
 
@@ -348,7 +348,18 @@ describe('shellCommand: syntax it does not read proves nothing', () => {
   it('hostile commands are read in one pass: 16,384 parentheses or quotes, thousands of pipes', () => {
     expect(shellCommand(')'.repeat(16_384))).toBeUndefined()
     expect(shellCommand(`grep ${'""'.repeat(8_000)} f`)).toMatchObject({ readOnly: true, question: '\nf' })
+    expect(shellCommand(`grep ${'"" '.repeat(5_000)} f`)).toBeUndefined()
     expect(shellCommand(`cat f${' | cat'.repeat(2_000)}`)).toBeUndefined()
+  })
+
+  it(`a command of more than ${MOST_WORDS} words, redirection targets counted, proves nothing`, () => {
+    const words = (n: number) => Array.from({ length: n }, (_, k) => `f${k}`).join(' ')
+    expect(shellCommand(`cat ${words(MOST_WORDS - 1)}`)).toMatchObject({ readOnly: true })
+    expect(shellCommand(`cat ${words(MOST_WORDS)}`)).toBeUndefined()
+    expect(shellCommand(`cat ${words(MOST_WORDS - 3)} < in > out`)).toMatchObject({ writes: ['out'] })
+    expect(shellCommand(`cat ${words(MOST_WORDS - 2)} < in > out`)).toBeUndefined()
+    expect(shellCommand(`cat ${words(MOST_WORDS - 2)} | cat`)).toMatchObject({ readOnly: true })
+    expect(shellCommand(`cat ${words(MOST_WORDS - 1)} | cat`)).toBeUndefined()
   })
 
   it(`a list of more than ${MOST_COMMANDS} simple commands proves nothing`, () => {
