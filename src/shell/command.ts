@@ -11,7 +11,6 @@
  * Synchronous, no dependencies, nothing kept between calls.
  */
 import { isRecord } from '../values.ts'
-import { isSystem } from '../paths.ts'
 import { lex, type Simple } from './lexer.ts'
 import { options } from './options.ts'
 import { READERS } from './readers.ts'
@@ -141,10 +140,10 @@ interface Judged {
 }
 
 /**
- * One simple command judged against the allowlist. A word that may expand to an option, or a path
- * that may be `/proc`, `/sys` or `/dev` (what changes by itself), proves nothing.
+ * One simple command judged against the allowlist. A word that may expand to an option proves
+ * nothing. (Whether a path it reads is `/proc`, `/sys` or `/dev` is judged with its call's folder.)
  */
-function judge({ words, reads, globbed }: Simple): Judged {
+function judge({ words, globbed }: Simple): Judged {
   const [name, ...args] = words as [string, ...string[]]
   const reader = READERS.get(name)
   // A command not on the list may do anything: it asks nothing and shows nothing.
@@ -153,8 +152,7 @@ function judge({ words, reads, globbed }: Simple): Judged {
   const { operands, folder } = read
   // A viewer's files: its operands but for sed's script (its first, unless given with -e) and plain numbers.
   const shown = (read.files ?? operands).filter((a) => !/^\d+$/.test(a))
-  const system = [...operands, ...reads].some((path) => isSystem(path))
-  if (!read.ok || globbed === true || system) return { reads: false, operands, shown, edits: undefined }
+  if (!read.ok || globbed === true) return { reads: false, operands, shown, edits: undefined }
   if (read.edits) return { reads: false, operands, shown, edits: read.files }
   return { reads: true, operands, shown, edits: undefined, folder: folder === true }
 }

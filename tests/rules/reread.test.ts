@@ -236,6 +236,27 @@ describe('rereads: which repeats the guard reminds', () => {
     expect(twice(bash('cat a.txt', 'alpha'), 'cd sub && echo x > b.txt')).toEqual([])
   })
 
+  it("the system's folders change by themselves: a read of them is no reread, nor a change between reads", () => {
+    const bash = (command: string): [string, unknown, string] => ['bash', { command }, 'x']
+    const list = bash('ls')
+    for (const command of [
+      'cat /proc/meminfo',
+      'cat /sys/class/net/lo/address',
+      'head -c 16 /dev/urandom',
+      'cat < /dev/tcp/127.0.0.1/80',
+      'cat ../../proc/self/status',
+      'cat //proc/x',
+      'cat /etc/../proc/x',
+      'ls /pro?',
+      'ls /*',
+    ])
+      expect(drive({}, [bash(command), list, bash(command)])).toEqual([])
+    expect(drive({}, [bash('cat /etc/hostname'), list, bash('cat /etc/hostname')])).toEqual([[3, rereadText(2)]])
+    // A search, as a view coming back after viewing another file is navigation.
+    const hosts = bash('grep x /etc/hosts')
+    expect(drive({}, [hosts, bash('cat /proc/meminfo'), hosts])).toEqual([[3, rereadText(2)]])
+  })
+
   it('a bash command run in the background starts a job: the same one twice is no reread', () => {
     const start: [string, unknown, string] = [
       'bash',
