@@ -176,10 +176,11 @@ class RepeatGuard implements Guard {
       return this.measure(copy, this.seen(copy, as, result, true, sameStep))
     }
     const loop = dry(NO_RESULT, call)
+    if (!this.blocks(loop)) return undefined
     // Certain means whatever comes back: a result that could change a rule's verdict must be withheld too.
     const others = this.rules.map((rule, i) => rule.unsure?.(state.rules[i], call)).filter((r) => r !== undefined)
     const certain = others.every((other) => this.blocks(dry(other, this.compared.call(tool, args, other))))
-    return this.blocks(loop) && certain ? withheldText(loop, false) : undefined
+    return certain ? withheldText(loop, false) : undefined
   }
 
   step(agent: Agent, messages: readonly UserMessage[]): void {

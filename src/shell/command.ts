@@ -88,8 +88,9 @@ export const MOST_WORDS = 256
 export function shellCommand(command: string): Command | undefined {
   if (command.length > LONGEST_COMMAND) return undefined
   const simples = lex(command)
-  const words = simples?.reduce((n, { words, writes, reads }) => n + words.length + writes.length + reads.length, 0)
-  if (simples === undefined || (words as number) > MOST_WORDS) return undefined
+  if (simples === undefined) return undefined
+  const words = simples.reduce((n, { words, writes, reads }) => n + words.length + writes.length + reads.length, 0)
+  if (words > MOST_WORDS) return undefined
   const operands = new Set<string>()
   let readOnly = true
   let view = true
