@@ -6,7 +6,8 @@
  * `readOnlyTools` tool or a `bash` command the allowlist proves only reads;
  * never a job's output, a writer, a state setter, nor a read of what changes by
  * itself. Which calls change nothing: those reads, the `navigationTools`, and,
- * before a `bash` read, commands that only write files it does not name. Two
+ * before a `bash` read, commands that only write files it cannot read, paths
+ * compared as paths (`paths.ts`). Two
  * other commands that both came back empty are never one question. Two kinds
  * of repeat are left alone, as the labeled loops show them to be navigation:
  * any call to a navigation tool (its result depends on where the view is), and
