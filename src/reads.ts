@@ -1,11 +1,12 @@
 /**
- * What a call reads and what it changes, as far as can be proven: a
- * tool a config names as read-only or a `bash` command the allowlist proves only reads
- * (`shell/`) changes nothing (one that reads `/proc`, `/sys` or `/dev` asks no
- * question twice, but writes nothing either); a navigation tool only moves a
- * view; a `bash` command that only writes files names them, placed
- * (`paths.ts`). What is not proven to only read may change anything. For the rules that ask whether a call asks again what
- * an earlier one asked, with nothing changed between.
+ * What a call reads and what it changes, as far as can be proven: a tool a
+ * config names as read-only or a `bash` command the allowlist proves only
+ * reads (`shell/`) changes nothing (one that reads `/proc`, `/sys` or `/dev`
+ * asks no question twice, but writes nothing either); a navigation tool only
+ * moves a view; a `bash` command that only writes files names them, placed
+ * (`paths.ts`). What is not proven to only read may change anything. For the
+ * rules that ask whether a call asks again what an earlier one asked, with
+ * nothing changed between.
  */
 import { isSystem, ReadPlaces, type Written, written } from './paths.ts'
 import { shellArguments, shellCommand } from './shell/command.ts'
