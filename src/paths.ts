@@ -6,8 +6,9 @@
  * changed by whatever it could match. What cannot be placed changes
  * everything: a path from home (`~`), one that climbs above its folder (`..`),
  * or an absolute path against a relative one (the workspace's own place is not
- * known). Bounded: hashed lookups per written path, and a fixed budget of steps
- * per write, past which it counts as a change.
+ * known). Bounded: at most 64 paths a command and 32 folders a path are placed,
+ * a written path is walked down the tree of the paths read, and one question
+ * spends a fixed budget of steps on a writer, past which it counts as a change.
  */
 import { kept } from './values.ts'
 
@@ -28,7 +29,7 @@ interface Place {
  * `path` resolved against `folder` (a call's `workdir`, empty for the workspace) and normalized,
  * with how far it climbs above its start.
  */
-function normalize(path: string, folder: string): Place & { up: number } {
+function normalize(path: string, folder: string): { absolute: boolean; segments: string[]; up: number } {
   const full = path.startsWith('/') || folder === '' ? path : `${folder}/${path}`
   const absolute = full.startsWith('/')
   const segments: string[] = []
@@ -38,7 +39,7 @@ function normalize(path: string, folder: string): Place & { up: number } {
     if (segment === '..') up += segments.pop() === undefined && !absolute ? 1 : 0
     else if (segment !== '' && segment !== '.') segments.push(segment)
   }
-  return { absolute, segments, glob: segments.some((s) => GLOB.test(s)), up }
+  return { absolute, segments, up }
 }
 
 /**
@@ -55,8 +56,20 @@ export const DEEPEST = 32
  * start, or deeper than {@link DEEPEST}.
  */
 function place(path: string, folder: string): Place | undefined {
-  const at = normalize(path, folder)
-  return at.up > 0 || at.segments.length > DEEPEST || at.segments[0]?.startsWith('~') === true ? undefined : at
+  const { absolute, segments, up } = normalize(path, folder)
+  if (up > 0 || segments.length > DEEPEST || segments[0]?.startsWith('~') === true) return undefined
+  return { absolute, segments, glob: segments.some((s) => GLOB.test(s)) }
+}
+
+/**
+ * A command's paths, in `folder`, each placed (undefined for one that cannot be); undefined for
+ * more than {@link MOST_PATHS}: once, at the command's own call, for what it reads or writes.
+ */
+export type Placed = readonly (Place | undefined)[] | undefined
+
+/** `paths` in `folder` placed ({@link Placed}). */
+export function placeAll(paths: readonly string[], folder: string): Placed {
+  return paths.length > MOST_PATHS ? undefined : paths.map((path) => place(path, folder))
 }
 
 /**
@@ -111,13 +124,13 @@ export class ReadPlaces {
   private readonly relative = new Start()
 
   constructor(paths: readonly string[], folder: string) {
-    const places = paths.length > MOST_PATHS ? [undefined] : paths.map((path) => place(path, folder))
-    this.anywhere = places.includes(undefined)
-    for (const p of places) if (p !== undefined) (p.absolute ? this.absolute : this.relative).add(p)
+    const places = placeAll(paths, folder)
+    this.anywhere = places === undefined || places.includes(undefined)
+    for (const p of places ?? []) if (p !== undefined) (p.absolute ? this.absolute : this.relative).add(p)
   }
 
-  /** Whether a writer's writes (placed by {@link written}) may change what this read reads; bounded by {@link WORK}. */
-  changedBy(writes: Written): boolean {
+  /** Whether a writer's writes (by {@link placeAll}) may change what this read reads; bounded by {@link WORK}. */
+  changedBy(writes: Placed): boolean {
     if (this.anywhere || writes === undefined) return true
     let work = WORK
     for (const w of writes) {
@@ -136,14 +149,6 @@ export class ReadPlaces {
     }
     return false
   }
-}
-
-/** A writer's writes, each placed (undefined for one that cannot be); undefined for more than {@link MOST_PATHS}. */
-export type Written = readonly (Place | undefined)[] | undefined
-
-/** The paths a writer writes, in `folder`, placed once at its call: no read after it places them again. */
-export function written(paths: readonly string[], folder: string): Written {
-  return paths.length > MOST_PATHS ? undefined : paths.map((path) => place(path, folder))
 }
 
 /** The most steps one question spends on one write's paths; past it, the write counts as a change. */

@@ -8,7 +8,7 @@
  * rules that ask whether a call asks again what an earlier one asked, with
  * nothing changed between.
  */
-import { isSystem, ReadPlaces, type Written, written } from './paths.ts'
+import { isSystem, type Placed, placeAll, ReadPlaces } from './paths.ts'
 import { shellArguments, shellCommand } from './shell/command.ts'
 import { isRecord } from './values.ts'
 
@@ -61,7 +61,7 @@ export interface Reads {
   /** For a `bash` read: the paths it may read, placed; otherwise undefined. */
   paths: ReadPlaces | undefined
   /** For a `bash` command that changes nothing but files: the files it writes, placed; otherwise undefined. */
-  writes: Written | undefined
+  writes: Placed
 }
 
 /** How the tools a config names are told apart: those that only read, and those that only move a view. */
@@ -116,6 +116,6 @@ export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
     files: command?.files ?? pathOf(args),
     question: reads ? `${folder}\n\n${command.question}` : undefined,
     paths: reads ? new ReadPlaces(command.paths, folder) : undefined,
-    writes: command?.writes === undefined ? undefined : written(command.writes, folder),
+    writes: command?.writes === undefined ? undefined : placeAll(command.writes, folder),
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { DEEPEST, isSystem, MOST_PATHS, ReadPlaces, WORK, written } from '../src/paths.ts'
+import { DEEPEST, isSystem, MOST_PATHS, placeAll, ReadPlaces, WORK } from '../src/paths.ts'
 
 /** Whether writing `writes` (in `writeFolder`) may change a read of `reads` (in `readFolder`). */
 const changes = (reads: string[], writes: string[], readFolder = '', writeFolder = '') =>
-  new ReadPlaces(reads, readFolder).changedBy(written(writes, writeFolder))
+  new ReadPlaces(reads, readFolder).changedBy(placeAll(writes, writeFolder))
 
 describe('paths compared as paths', () => {
   it.each<[string[], string[]]>([

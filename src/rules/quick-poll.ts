@@ -6,8 +6,9 @@
  * rule knows only dsh's jobs, so neither sees it. Calls the model made in one
  * step are one batch and count once; a call that waits (`shell/waits.ts`), a
  * `bash` command that writes files (its changing answer may be its own doing)
- * or starts a job in the background, a `navigationTools` call (paging changes the view, not the world) and a
- * `job_output` read (the busy-poll rule's) are never such a poll. Advice: it
+ * or starts a job in the background, a `navigationTools` call (paging changes
+ * the view, not the world) and a `job_output` read (the busy-poll rule's) are
+ * never such a poll. Advice: it
  * never withholds or denies, whatever `blockAt` says, as a poll's next answer
  * is new.
  */
