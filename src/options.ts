@@ -6,15 +6,16 @@
  */
 import Schema from '@deepseek-ai/schemastery'
 import { argumentEntries, distinctSorted, type Must, option, type Values } from './checks.ts'
+import { READ_ONLY_TOOLS } from './reads.ts'
 
 /** A list of `*` patterns naming tools, as the error for a bad one says. */
-export const PATTERNS = 'must be a list of tool-name patterns (strings)'
+const PATTERNS = 'must be a list of tool-name patterns (strings)'
 
 /** What the error of a boolean option says. */
 export const TRUE_OR_FALSE: Must = { value: 'must be true or false' }
 
 /** A list of tool-name patterns, as a type. */
-export const patterns = () => Schema.array(Schema.string().required())
+const patterns = () => Schema.array(Schema.string().required())
 
 /** The shared options, in the order the schema, `--help` and the docs list them. */
 export const SHARED = {
@@ -77,6 +78,12 @@ export const SHARED = {
     patterns(),
     ['open', 'goto', 'scroll_up', 'scroll_down'],
     'Tools that only move a view (`*` patterns): never rereads or quick polls.',
+    { value: PATTERNS },
+  ),
+  readOnlyTools: option(
+    patterns(),
+    [...READ_ONLY_TOOLS],
+    'Tools that only read files and folders (`*` patterns; `bash` by an allowlist), for `rereads`.',
     { value: PATTERNS },
   ),
   waits: option(

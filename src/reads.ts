@@ -8,9 +8,11 @@
  * rules that ask whether a call asks again what an earlier one asked, with
  * nothing changed between.
  */
+import type { ToolCall } from './arguments.ts'
 import { isSystem, type Placed, placeAll, ReadPlaces } from './paths.ts'
+import { anyOf } from './patterns.ts'
 import { shellArguments, shellCommand } from './shell/command.ts'
-import { isRecord } from './values.ts'
+import { isRecord, kept } from './values.ts'
 
 /**
  * The tools that show a file's content by position, as `cat` and `sed -n` do in `bash`: dsh's
@@ -65,7 +67,7 @@ export interface Reads {
 }
 
 /** How the tools a config names are told apart: those that only read, and those that only move a view. */
-export interface ToolKinds {
+interface ToolKinds {
   readOnly: (tool: string) => boolean
   navigation: (tool: string) => boolean
 }
@@ -101,7 +103,7 @@ function pathOf(args: unknown): string[] {
 }
 
 /** What a call to `tool` with `args` reads and changes, its tool judged by `kinds`. */
-export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
+function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
   const shell = shellArguments(tool, args)
   const command = shell === undefined ? undefined : shellCommand(shell.command)
   const folder = typeof shell?.workdir === 'string' ? shell.workdir : ''
@@ -118,4 +120,25 @@ export function readsOf(tool: string, args: unknown, kinds: ToolKinds): Reads {
     paths: reads ? new ReadPlaces(command.paths, folder) : undefined,
     writes: command?.writes === undefined ? undefined : placeAll(command.writes, folder),
   }
+}
+
+/** Which parts of a config say what a call reads: the tools that only read, and those that only move a view. */
+export interface KindsBy {
+  readOnlyTools: readonly string[]
+  navigationTools: readonly string[]
+}
+
+/** Each config's judge of calls, made once per config object: the rules that ask share it. */
+const judges = new WeakMap<KindsBy, (call: ToolCall) => Reads>()
+
+/**
+ * What a call reads and changes under `config` ({@link readsOf}): worked out once per call object,
+ * however many rules ask, so that a `bash` command is read once.
+ */
+export function readsUnder(config: KindsBy): (call: ToolCall) => Reads {
+  return kept(judges, config, () => {
+    const kinds: ToolKinds = { readOnly: anyOf(config.readOnlyTools), navigation: anyOf(config.navigationTools) }
+    const known = new WeakMap<ToolCall, Reads>()
+    return (call) => kept(known, call, () => readsOf(call.tool, call.args, kinds))
+  })
 }

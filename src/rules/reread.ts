@@ -19,9 +19,8 @@ import { argumentsPreview } from '../arguments.ts'
 import { option } from '../checks.ts'
 import { type Call, type Comparison, comparison } from '../compare.ts'
 import { isEmpty } from '../failures.ts'
-import { PATTERNS, patterns, TRUE_OR_FALSE } from '../options.ts'
-import { anyOf } from '../patterns.ts'
-import { READ_ONLY_TOOLS, type Reads, readsOf, sameQuestion, type ToolKinds, untouched, viewsOther } from '../reads.ts'
+import { TRUE_OR_FALSE } from '../options.ts'
+import { type Reads, readsUnder, sameQuestion, untouched, viewsOther } from '../reads.ts'
 import { JOB_READ, type Outcome, sameOutcome } from '../results.ts'
 import { adviceOn, type Entry, type Found, type Seen } from './rule.ts'
 
@@ -74,11 +73,6 @@ interface Reread {
   earlier: Read
 }
 
-/** How this rule tells what a call does: the comparison, and which tools only read or only move a view. */
-interface Judged extends ToolKinds {
-  compared: Comparison
-}
-
 const options = {
   rereads: option(
     Schema.boolean(),
@@ -86,12 +80,6 @@ const options = {
     'Opt-in: remind a read returning what the same read (or a `bash` read in other words) ' +
       'returned 2 to 6 calls back, only reads between.',
     TRUE_OR_FALSE,
-  ),
-  readOnlyTools: option(
-    patterns(),
-    [...READ_ONLY_TOOLS],
-    'For `rereads`: tools that only read files and folders (`*` patterns; `bash` by an allowlist).',
-    { value: PATTERNS },
   ),
 }
 
@@ -113,16 +101,13 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
   candidate: { rereads: true },
   make(config) {
     if (!config.rereads) return undefined
-    const judged: Judged = {
-      compared: comparison(config),
-      readOnly: anyOf(config.readOnlyTools),
-      navigation: anyOf(config.navigationTools),
-    }
+    const compared = comparison(config)
+    const readsOf = readsUnder(config)
     // What a call reads is worked out at the call, so that no later call pays for the calls before it.
     const remembered = ({ call, result }: { call: Call; result: Seen['result'] }): Read => ({
       call,
-      outcome: judged.compared.outcome(call, result),
-      reads: readsOf(call.tool, call.args, judged),
+      outcome: compared.outcome(call, result),
+      reads: readsOf(call),
     })
     return {
       phase: 'advice',
@@ -130,7 +115,7 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
       copy: (history: Read[]) => [...history],
       step(history: Read[], seen, found, reminded) {
         const read = remembered(seen)
-        const hit = !reminded && found.run === 1 ? findReread(history, read, judged) : undefined
+        const hit = !reminded && found.run === 1 ? findReread(history, read, compared) : undefined
         if (hit !== undefined) read.reread = true
         history.push(read)
         if (history.length > REREAD_WINDOW) history.shift()
@@ -149,13 +134,13 @@ export const reread: Entry<typeof options, RereadVerdict, 'advice'> = {
  * call between them could have changed anything; undefined for none. Each
  * call's `bash` command was read at that call, once.
  */
-function findReread(history: readonly Read[], read: Read, judged: Judged): Reread | undefined {
+function findReread(history: readonly Read[], read: Read, compared: Comparison): Reread | undefined {
   // The call one back is the run rules' to judge: a reread repeats one 2 to 6 calls back.
   for (let i = history.length - 2; i >= 0; i--) {
     const earlier = history[i] as Read
     // Another tool's call is neither the same call nor a bash read of the same question: left to sameQuestion.
     if (!sameOutcome(earlier.outcome, read.outcome)) continue
-    const identical = judged.compared.sameCall(earlier.call, read.call)
+    const identical = compared.sameCall(earlier.call, read.call)
     // Two other commands that both came back empty are weak evidence of one question: some sources lose output.
     if (!identical && (isEmpty(read.outcome) || !sameQuestion(earlier.reads, read.reads))) continue
     // Only a read of the workspace asks a question twice: a job's output, a writer's result or a view moved by a
