@@ -569,6 +569,47 @@ async function parsing(): Promise<void> {
   console.log(table(['command', 'slowest', 'median'], rows))
   await waiting()
   rereadAfterWriters()
+  readmeOnHostile()
+}
+
+/**
+ * What the README's config pays, in all, for one hostile `bash` command that printed nothing: the
+ * whole `observe`, every rule that reads the command asking about it (whether it reads, waits or
+ * writes files), beside the defaults. Each command comes between two calls of the same silent
+ * `./run.sh`, as a call between them; each sample's commands are new.
+ */
+function readmeOnHostile(): void {
+  const commands: [string, (i: number) => string][] = [
+    ['16 kB of one word after sleep, > out', (i) => `sleep 1 ${'x'.repeat(16_300)} f${i} > out`],
+    ['8,000 empty quotes after timeout', (i) => `timeout ${'""'.repeat(8_000)} f${i}`],
+    ['5,000 words after wait, > x', (i) => `wait ${'a '.repeat(5_000)} ${i} > x`],
+    ['2,000 pipes to tee', (i) => `cat f${' | tee w'.repeat(2_000)} ${i}`],
+  ]
+  const silent = { isError: false, content: [{ type: 'text' as const, text: '(no output)' }] }
+  const time = (config: Config, make: (i: number) => string) =>
+    Array.from({ length: QUICK ? 3 : 200 }, (_, i) => {
+      const guard = createGuard(config)
+      const agent = {} as Agent
+      const call = (command: string) => ({ agent, name: 'bash', arguments: { command } })
+      guard.observe(call(`./run.sh ${i}`), silent)
+      const hostile = call(make(i))
+      const start = performance.now()
+      guard.observe(hostile, silent)
+      const took = (performance.now() - start) * 1e3
+      guard.observe(call(`./run.sh ${i}`), silent)
+      return took
+    })
+  const rows = commands.map(([label, make]) => {
+    const readme = time(README_CONFIG, make)
+    return [
+      label,
+      `${Math.max(...readme).toFixed(0)} µs`,
+      `${median(readme).toFixed(0)} µs`,
+      `${median(time(Config({}), make)).toFixed(0)} µs`,
+    ]
+  })
+  console.log("\nOne hostile silent bash command, the whole observe, with the README's config and the defaults:\n")
+  console.log(table(['command', 'slowest', 'median', 'defaults'], rows))
 }
 
 /**

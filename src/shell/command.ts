@@ -75,22 +75,14 @@ const VIEWERS = new Set([...FILE_VIEWERS, 'cd', 'echo'])
 export const LONGEST_COMMAND = 16_384
 
 /**
- * The most words judged in one command, redirection targets counted: a read names a few files. More
- * prove nothing, so that judging a command of thousands of words costs no more than lexing it.
- */
-export const MOST_WORDS = 256
-
-/**
  * What `command` is; undefined for a command longer than
- * {@link LONGEST_COMMAND}, of more than {@link MOST_WORDS} words, or one the
- * lexer does not read whole. Every command in it counts, in pipelines and lists alike.
+ * {@link LONGEST_COMMAND}, or one the lexer does not read whole (of more than
+ * `MOST_WORDS` words, too). Every command in it counts, in pipelines and lists alike.
  */
 export function shellCommand(command: string): Command | undefined {
   if (command.length > LONGEST_COMMAND) return undefined
   const simples = lex(command)
   if (simples === undefined) return undefined
-  const words = simples.reduce((n, { words, writes, reads }) => n + words.length + writes.length + reads.length, 0)
-  if (words > MOST_WORDS) return undefined
   const operands = new Set<string>()
   let readOnly = true
   let view = true

@@ -12,6 +12,12 @@ import { body, doubleQuoted, type HereDocument, redirect, type Target } from './
  */
 export const MOST_COMMANDS = 100
 
+/**
+ * The most words read in one command, redirection targets counted: a read names a few files. More
+ * prove nothing, so that a command of thousands of words costs no more than one of a few hundred.
+ */
+export const MOST_WORDS = 256
+
 /** One simple command as the lexer reads it: its words, quotes removed, and where it redirects output. */
 export interface Simple {
   words: string[]
@@ -44,13 +50,19 @@ const BREAKS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>'])
 /** Characters that open syntax the lexer does not read: a substitution, a subshell or group, brace expansion. */
 const UNREAD = new Set(['`', '(', ')', '{', '}'])
 
+/** The command lexed last and what it gave: every rule that asks about one call's command shares one pass. */
+let latest: { source: string; simples: Simple[] | undefined } | undefined
+
 /**
  * The simple commands of `source`, in order; undefined where it uses syntax
  * the lexer does not read (see the module comment), or where it holds more
- * than {@link MOST_COMMANDS}. One pass over the text.
+ * than {@link MOST_COMMANDS} commands or {@link MOST_WORDS} words. One pass
+ * over the text; the same text again, as the next rule asks, is not read
+ * again, so the commands given are shared and never changed by those who ask.
  */
 export function lex(source: string): Simple[] | undefined {
-  return new Lexer(source).run()
+  if (latest?.source !== source) latest = { source, simples: new Lexer(source).run() }
+  return latest.simples
 }
 
 /** One pass of the lexer over a command: where it is, the word and command in hand, what is still open. */
@@ -73,6 +85,8 @@ class Lexer {
   private pending: HereDocument[] = []
   /** Where the pass is. */
   private i = 0
+  /** The words read so far, redirection targets counted. */
+  private words = 0
 
   constructor(source: string) {
     this.source = source
@@ -84,8 +98,7 @@ class Lexer {
       const c = source.charAt(this.i)
       if (!(this.open || !BREAKS.has(c) ? this.inWord(c) : this.between(c))) return undefined
     }
-    this.end()
-    if (!this.close(false) || this.needed || this.pending.length > 0) return undefined
+    if (!this.end() || !this.close(false) || this.needed || this.pending.length > 0) return undefined
     return this.commands.length === 0 ? undefined : this.commands
   }
 
@@ -119,7 +132,7 @@ class Lexer {
       if ((c === '>' || c === '<') && this.plain && /^\d+$/.test(this.word)) {
         this.word = ''
         this.open = false
-      } else this.end()
+      } else if (!this.end()) return false
     } else {
       // A run of plain characters at once: a long word costs one slice, not one concatenation a character.
       PLAIN.lastIndex = i
@@ -195,25 +208,30 @@ class Lexer {
     return true
   }
 
-  /** End the word in hand, if one is open: it goes where the target says. */
-  private end(): void {
-    if (!this.open) return
+  /** End the word in hand, if one is open: it goes where the target says; false past {@link MOST_WORDS} words. */
+  private end(): boolean {
+    if (!this.open) return true
     const { word, target, current } = this
     if (target === 'word') {
+      this.words++
       current.words.push(word)
       // `[` alone is the test command.
       if (this.glob && word !== '[') current.globbed = true
     } else if (target === 'document' || target === 'tabbed document')
       this.pending.push({ delimiter: word, literal: !this.plain, tabbed: target === 'tabbed document' })
-    else if (target === 'read') current.reads.push(word)
-    else if (target === 'write' || (target === 'descriptor' && !/^(\d+|-)$/.test(word))) {
-      if (word !== '/dev/null') current.writes.push(word)
+    else if (target === 'read') {
+      this.words++
+      current.reads.push(word)
+    } else if ((target === 'write' || (target === 'descriptor' && !/^(\d+|-)$/.test(word))) && word !== '/dev/null') {
+      this.words++
+      current.writes.push(word)
     }
     this.target = 'word'
     this.word = ''
     this.open = false
     this.plain = true
     this.glob = false
+    return this.words <= MOST_WORDS
   }
 
   /** Close the command in hand; `next` says whether another must follow (a pipe or `&&`). */

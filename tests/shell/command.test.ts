@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { LONGEST_COMMAND, MOST_WORDS, shellCommand } from '../../src/shell/command.ts'
-import { MOST_COMMANDS } from '../../src/shell/lexer.ts'
+import { LONGEST_COMMAND, shellCommand } from '../../src/shell/command.ts'
+import { MOST_COMMANDS, MOST_WORDS } from '../../src/shell/lexer.ts'
 import { sedPrints } from '../../src/shell/scripts.ts'
 
 /** Whether a command is proven to only read; a command the lexer does not read is not. */

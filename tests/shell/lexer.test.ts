@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lex, type Simple } from '../../src/shell/lexer.ts'
+import { lex, MOST_WORDS, type Simple } from '../../src/shell/lexer.ts'
 
 /** A simple command as the lexer gives it. */
 const simple = (words: string[], writes: string[] = [], reads: string[] = []): Simple => ({ words, writes, reads })
@@ -67,5 +67,29 @@ describe('lex: the simple commands of a bash command', () => {
     'grep "a$',
   ])('%j proves nothing', (command) => {
     expect(lex(command)).toBeUndefined()
+  })
+
+  it(`reads at most ${MOST_WORDS} words, redirection targets counted, and gives up at the next`, () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ')
+    expect(lex(words(MOST_WORDS))?.[0]?.words).toHaveLength(MOST_WORDS)
+    // The word past the bound, at the end of the command or before more of it.
+    expect(lex(words(MOST_WORDS + 1))).toBeUndefined()
+    expect(lex(`${words(MOST_WORDS + 1)} | cat "unclosed`)).toBeUndefined()
+    expect(lex(`${words(MOST_WORDS - 2)} < in > out`)).toEqual([
+      simple(words(MOST_WORDS - 2).split(' '), ['out'], ['in']),
+    ])
+    expect(lex(`${words(MOST_WORDS - 1)} < in > out`)).toBeUndefined()
+    expect(lex(`${words(MOST_WORDS)} > out`)).toBeUndefined()
+    // Nothing written to /dev/null, and no here-document's delimiter, is a word.
+    expect(lex(`${words(MOST_WORDS)} > /dev/null`)).toHaveLength(1)
+    expect(lex(`${words(MOST_WORDS)} <<'E'\nbody\nE`)).toHaveLength(1)
+  })
+
+  it('the same text again is not read again: its commands are shared; another text is read', () => {
+    const first = lex('cat a | grep x')
+    expect(lex('cat a | grep x')).toBe(first)
+    expect(lex('cat b')).toEqual([simple(['cat', 'b'])])
+    expect(lex('cat a | grep x')).not.toBe(first)
+    expect(lex('cat a | grep x')).toEqual(first)
   })
 })
