@@ -490,7 +490,7 @@ async function main() {
   console.log("  this over it: the guard's own work on top of that; cycles+RA: with cycles and resultAware;")
   console.log('  blockAt: with a blockAt no run reaches, tools/pre-execute included;')
   console.log('  +words: cycles+RA with rereads, sameFailure and maskNoise too; over it: what those three add;')
-  console.log("  README: the README's config (rereads, waits, quickPolls and rejectedCalls among its opt-ins).\n")
+  console.log("  README: the README's config (rereads, reruns, waits, quickPolls, rejectedCalls among its opt-ins).\n")
   console.log(
     table(
       ['workload', 'listener', 'this over it', 'cycles+RA', 'blockAt', '+words', 'over it', 'README'],

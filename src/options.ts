@@ -83,7 +83,7 @@ export const SHARED = {
   readOnlyTools: option(
     patterns(),
     [...READ_ONLY_TOOLS],
-    'Tools that only read files and folders (`*` patterns; `bash` by an allowlist), for `rereads`.',
+    'Tools that only read files and folders (`*` patterns; `bash` by an allowlist), for `rereads` and `reruns`.',
     { value: PATTERNS },
   ),
   waits: option(

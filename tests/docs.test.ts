@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import yaml from 'js-yaml'
 import { describe, expect, it } from 'vitest'
+import { DEFAULTS } from './support/defaults.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const DOCS = [
@@ -70,5 +72,16 @@ describe('docs a reader can hold', () => {
   it('counts words outside code, and Chinese by its characters', () => {
     expect(words('one two\n```sh\nthree four\n```\n five')).toBe(3)
     expect(words('四个汉字 and two')).toBe(4)
+  })
+})
+
+describe("the composition in docs/behaviour lists every option's default", () => {
+  it.each(['docs/behaviour.md', 'docs/behaviour.zh.md'])('%s, in the order --help gives them', async (file) => {
+    const text = await readFile(join(ROOT, file), 'utf8')
+    const block = /```yaml\n#[^\n]*cordis.yml[^\n]*\n([\s\S]*?)```/.exec(text)?.[1] ?? ''
+    const [row] = yaml.load(block) as [{ id: string; config: Record<string, unknown> }]
+    expect(row.id).toBe('repeat-tool-reminder')
+    expect(Object.keys(row.config)).toEqual(Object.keys(DEFAULTS))
+    expect(row.config).toEqual(DEFAULTS)
   })
 })

@@ -9,6 +9,7 @@ import { cycleReminder } from '../src/rules/cycle.ts'
 import { failureReminder, withheldFailureFeedback } from '../src/rules/failure.ts'
 import { detailedPollReminder, shortPollReminder, withheldPollFeedback } from '../src/rules/poll.ts'
 import { rereadText } from '../src/rules/reread.ts'
+import { rerunText } from '../src/rules/rerun.ts'
 import { detailedReminder, shortReminder } from '../src/rules/run.ts'
 import { deniedBeforeRunning, withheldFeedback } from '../src/texts.ts'
 import { type Kind, RULES, type Verdict } from '../src/rules/index.ts'
@@ -66,6 +67,7 @@ describe('thresholds', () => {
       withheldFailureFeedback('<tool>', count, '<the error, its last 200 characters at most>'),
       rereadText(back),
       rereadText(back, '`<tool> <canonical arguments>`'),
+      rerunText(back),
       rejectedText('<tool>', back, 'user', 'the user rejected tool "<tool>"'),
     ])
   })

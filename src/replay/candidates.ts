@@ -89,11 +89,11 @@ export function escalation(later: EffectCounts): Escalation {
  * The configs to compare: the baseline; with `resultAware`; with the prose
  * arguments left out; with the progress tools (when there are any) excluded,
  * or result-aware alone; with every threshold two calls later; from 2 (alone,
- * with `resultAware`, with `cycles` and the prose fields, and with `rereads`
- * too); with each opt-in rule of the registry alone; with `resultAware` and
- * `maskNoise`; and, only when `evidence` says the model went on repeating
- * after most detailed reminders, with `blockAt` and with `remindEvery`, the
- * evidence in their labels.
+ * with `resultAware`, with `cycles` and the prose fields, with `rereads` too,
+ * and with `reruns` too); with each opt-in rule of the registry alone; with
+ * `resultAware` and `maskNoise`; and, only when `evidence` says the model went
+ * on repeating after most detailed reminders, with `blockAt` and with
+ * `remindEvery`, the evidence in their labels.
  */
 export function candidates(baseline: Config, progress: readonly string[], evidence: Escalation): Candidate[] {
   const list: Candidate[] = [{ name: 'the config given (baseline)', config: baseline, baseline: true }]
@@ -122,22 +122,20 @@ export function candidates(baseline: Config, progress: readonly string[], eviden
   const shift = baseline.thresholds[0]! - 2
   if (shift > 0) {
     const earlier = baseline.thresholds.map((t) => t - shift)
-    const named = thresholdsLabel(earlier)
-    add(named, { thresholds: earlier })
-    add(`${named}, resultAware`, { thresholds: earlier, resultAware: true })
-    add(`${named}, resultAware, cycles, the prose fields`, {
-      thresholds: earlier,
-      resultAware: true,
-      cycles: true,
-      ignoreArguments: prose,
-    })
-    add(`${named}, resultAware, cycles, the prose fields, rereads`, {
-      thresholds: earlier,
-      resultAware: true,
-      cycles: true,
-      ignoreArguments: prose,
-      rereads: true,
-    })
+    // Each step adds to the one before it, and is named by all it adds.
+    let name = thresholdsLabel(earlier)
+    let change: Partial<Config> = { thresholds: earlier }
+    add(name, change)
+    for (const [added, more] of [
+      ['resultAware', { resultAware: true }],
+      ['cycles, the prose fields', { cycles: true, ignoreArguments: prose }],
+      ['rereads', { rereads: true }],
+      ['reruns', { reruns: true }],
+    ] as const) {
+      name = `${name}, ${added}`
+      change = { ...change, ...more }
+      add(name, change)
+    }
   }
   // Every opt-in rule alone, in the registry's order, named by what it turns on.
   for (const { candidate } of RULES)

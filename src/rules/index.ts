@@ -15,6 +15,7 @@ import { relapse } from './relapse.ts'
 import { quickPoll } from './quick-poll.ts'
 import { rejected } from './rejected.ts'
 import { reread } from './reread.ts'
+import { rerun } from './rerun.ts'
 import type { AdviceRule, AdviceTexts, LoopRule, Rule, Texts } from './rule.ts'
 import { run } from './run.ts'
 
@@ -23,7 +24,7 @@ import { run } from './run.ts'
  * poll judges only calls whose outcomes are compared: a job's status is its outcome), each opt-in's
  * rule where the config turns it on. A loop rule may replace the verdict of the rules before it.
  */
-export const RULES = [run, relapse, failure, poll, cycle, reread, quickPoll, rejected] as const
+export const RULES = [run, relapse, failure, poll, cycle, reread, rerun, quickPoll, rejected] as const
 
 type Listed = (typeof RULES)[number]
 

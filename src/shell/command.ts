@@ -16,7 +16,7 @@ import { options } from './options.ts'
 import { READERS } from './readers.ts'
 
 /** The tool whose `command` argument is a shell command: dsh's `bash`. */
-const SHELL_TOOL = 'bash'
+export const SHELL_TOOL = 'bash'
 
 /**
  * The command of a call and the folder it runs in, when the call is `bash` with a command that runs

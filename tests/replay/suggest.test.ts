@@ -278,6 +278,9 @@ describe('replay --suggest: advice from the evidence', () => {
         '    thresholds 2, 4, 7, resultAware,           2            2          0           3         0',
         '    cycles, the prose fields,',
         '    rereads',
+        '    thresholds 2, 4, 7, resultAware,           2            2          0           3         0',
+        '    cycles, the prose fields,',
+        '    rereads, reruns',
         '    relapse                                    5            2          3           3         0',
         '    sameFailure                                5            2          3           3         0',
         '    cycles                                     5            2          3           3         0',
@@ -463,6 +466,10 @@ describe('the advice, as pure functions', () => {
       'resultAware, maskNoise',
     ])
     expect(list[1]!.config.exclude).toEqual(['todo_write', 'pager'])
+    // The chain from 2 ends with reruns, a rule added later: the rows above leave it out.
+    const chain = candidates(baseline, [], NO_EVIDENCE).find((c) => c.name.endsWith('rereads, reruns'))
+    expect(chain?.name).toBe('thresholds 2, 4, 7, resultAware, cycles, the prose fields, rereads, reruns')
+    expect(chain?.config).toMatchObject({ thresholds: [2, 4, 7], resultAware: true, rereads: true, reruns: true })
     expect(list[2]!.config).toMatchObject({ thresholds: [5, 7, 10], blockAt: 12 })
     expect(list[0]).toEqual({ name: 'the config given (baseline)', config: given, baseline: true })
     const progress = candidates(baseline, ['pager', 'poll'], NO_EVIDENCE)
