@@ -86,7 +86,8 @@ export const rerun: Entry<typeof options, RerunVerdict, 'advice'> = {
     // Worked out at the call, once: a call is judged as a call between at most five times.
     const remembered = ({ call, result, ran }: Pick<Seen, 'call' | 'result' | 'ran'>): Made => {
       const outcome = compared.outcome(call, result)
-      const silent = !result.isError && isEmpty(outcome)
+      // Silence is judged on the result as the model read it, before locators or noise are masked.
+      const silent = !result.isError && isEmpty(result)
       const fails = call.tool !== SHELL_TOOL && failed(result.isError, result.content)
       const { readOnly, writes } = readsOf(call)
       const still = silent && !waits(call.tool, call.args) && !writesFiles(call.tool, call.args) && !writes?.length
