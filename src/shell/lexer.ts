@@ -18,19 +18,22 @@ export const MOST_COMMANDS = 100
  */
 export const MOST_WORDS = 256
 
-/** One simple command as the lexer reads it: its words, quotes removed, and where it redirects output. */
+/** One simple command: its words, quotes removed, and its redirections; shared, so read only. */
 export interface Simple {
-  words: string[]
+  readonly words: readonly string[]
   /** The files its redirections write. */
-  writes: string[]
+  readonly writes: readonly string[]
   /** The files its redirections read (`< file`). */
-  reads: string[]
+  readonly reads: readonly string[]
   /**
    * Whether a word of it starts with a glob (`*`, `?x`, `[-]x`), which may expand to a file named
    * like an option (`-delete`, `-i`).
    */
-  globbed?: true
+  readonly globbed?: true
 }
+
+/** A simple command while the lexer reads it. */
+type Reading = { words: string[]; writes: string[]; reads: string[]; globbed?: true }
 
 /** What starts a word that may expand to an option: an unquoted glob character. */
 const GLOB_START = /^[*?[]/
@@ -51,7 +54,7 @@ const BREAKS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>'])
 const UNREAD = new Set(['`', '(', ')', '{', '}'])
 
 /** The command lexed last and what it gave: every rule that asks about one call's command shares one pass. */
-let latest: { source: string; simples: Simple[] | undefined } | undefined
+let latest: { source: string; simples: readonly Simple[] | undefined } | undefined
 
 /**
  * The simple commands of `source`, in order; undefined where it uses syntax
@@ -60,7 +63,7 @@ let latest: { source: string; simples: Simple[] | undefined } | undefined
  * over the text; the same text again, as the next rule asks, is not read
  * again, so the commands given are shared and never changed by those who ask.
  */
-export function lex(source: string): Simple[] | undefined {
+export function lex(source: string): readonly Simple[] | undefined {
   if (latest?.source !== source) latest = { source, simples: new Lexer(source).run() }
   return latest.simples
 }
@@ -68,8 +71,8 @@ export function lex(source: string): Simple[] | undefined {
 /** One pass of the lexer over a command: where it is, the word and command in hand, what is still open. */
 class Lexer {
   private readonly source: string
-  private readonly commands: Simple[] = []
-  private current: Simple = { words: [], writes: [], reads: [] }
+  private readonly commands: Reading[] = []
+  private current: Reading = { words: [], writes: [], reads: [] }
   /** The word being read, quotes removed, and whether one is open (an empty quoted word is a word). */
   private word = ''
   private open = false
@@ -92,7 +95,7 @@ class Lexer {
     this.source = source
   }
 
-  run(): Simple[] | undefined {
+  run(): readonly Simple[] | undefined {
     const { source } = this
     while (this.i < source.length) {
       const c = source.charAt(this.i)
